@@ -1,0 +1,104 @@
+/**
+ * buildApp(config): the whole server without listening, so tests drive it with app.inject
+ * or on an ephemeral port. Plugins go in order: external, app, routes.
+ */
+import { resolve } from "node:path";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Config } from "./config.ts";
+import { type Database, openDatabase } from "./db/database.ts";
+import { createMailer, type Mailer } from "./lib/mailer.ts";
+import { createServices, type Services } from "./services.ts";
+import { toPublicError } from "./transport/errors.ts";
+import { clientPlugin } from "./transport/http/client.plugin.ts";
+import { sessionPlugin } from "./transport/http/session.plugin.ts";
+import { restPlugin } from "./transport/rest/rest.plugin.ts";
+import { trpcPlugin } from "./transport/trpc/trpc.plugin.ts";
+
+export const CLIENT_DIR = resolve(import.meta.dirname, "../dist/client");
+
+export type BuildOptions = {
+  /** An already-open database (tests); otherwise opened from the config. */
+  database?: Database;
+  mailer?: Mailer;
+  now?: () => Date;
+  clientDir?: string;
+};
+
+declare module "fastify" {
+  interface FastifyInstance {
+    services: Services;
+    database: Database;
+  }
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Never log credentials: no headers, and paths without their query strings.
+      redact: { paths: ["req.headers", "res.headers"], remove: true },
+      serializers: {
+        req: (req) => ({ method: req.method, url: req.url.split("?")[0], ip: req.ip }),
+      },
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 5000 },
+  });
+
+  const database =
+    options.database ??
+    (await openDatabase(
+      config.databaseUrl
+        ? { kind: "postgres", url: config.databaseUrl }
+        : { kind: "embedded", dataDir: config.dataDir },
+    ));
+  if (database.applied.length > 0) {
+    app.log.info({ migrations: database.applied }, "applied database migrations");
+  }
+  const mailer =
+    options.mailer ??
+    createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      dataDir: config.dataDir,
+      log: app.log,
+    });
+  const services = createServices({
+    prisma: database.prisma,
+    mailer,
+    publicUrl: config.publicUrl,
+    now: options.now ?? (() => new Date()),
+  });
+  app.decorate("services", services);
+  app.decorate("database", database);
+  app.addHook("onClose", async () => {
+    await database.close();
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const pub = toPublicError(error);
+    if (pub.status >= 500) request.log.error({ err: error }, "request failed");
+    if (pub.retryAfterSeconds) reply.header("retry-after", String(pub.retryAfterSeconds));
+    return reply.code(pub.status).send(pub.body);
+  });
+
+  await app.register(sessionPlugin, { services, publicUrl: config.publicUrl });
+
+  app.get("/healthz", async (_request, reply) => {
+    try {
+      await services.ping();
+      return { status: "ok", database: database.kind };
+    } catch {
+      return reply.code(503).send({ status: "unavailable", database: database.kind });
+    }
+  });
+  await app.register(trpcPlugin, {
+    services,
+    secureCookie: config.publicUrl.startsWith("https:"),
+  });
+  await app.register(restPlugin, { prefix: "/api", services });
+  await app.register(clientPlugin, { clientDir: options.clientDir ?? CLIENT_DIR });
+
+  return app;
+}

@@ -1,0 +1,83 @@
+/** Configuration from the environment, parsed once; a bad value is one clear line. */
+import { resolve } from "node:path";
+import { z } from "zod";
+
+const optionalUrl = (protocols: string[], hint: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .refine((value) => value === undefined || isUrl(value, protocols), { message: hint });
+
+function isUrl(value: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+const ZEnv = z.object({
+  PORT: z.coerce
+    .number({ message: "must be a port number" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 65535")
+    .max(65535, "must be between 1 and 65535")
+    .default(3000),
+  HOST: z.string().trim().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().trim().min(1).default("./data"),
+  DATABASE_URL: optionalUrl(
+    ["postgres:", "postgresql:"],
+    "must be a postgres:// or postgresql:// URL",
+  ),
+  PUBLIC_URL: optionalUrl(["http:", "https:"], "must be an http:// or https:// URL"),
+  SMTP_URL: optionalUrl(["smtp:", "smtps:"], "must be an smtp:// or smtps:// URL"),
+  MAIL_FROM: z.string().trim().min(3).default("Warden <no-reply@localhost>"),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      message: "must be one of fatal, error, warn, info, debug, trace, silent",
+    })
+    .default("info"),
+  TRUST_PROXY: z
+    .enum(["true", "false", "1", "0"], { message: "must be true or false" })
+    .default("false")
+    .transform((value) => value === "true" || value === "1"),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
+  trustProxy: boolean;
+};
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError with "NAME: reason" for the first bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? "environment");
+    const got = env[name] === undefined ? "" : ` (got "${env[name]}")`;
+    throw new ConfigError(`${name}: ${issue?.message}${got}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

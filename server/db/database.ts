@@ -1,0 +1,84 @@
+/**
+ * Opens the database the configuration names: embedded PGlite under DATA_DIR when there is
+ * no DATABASE_URL, PostgreSQL through node-postgres otherwise. Pending migrations are applied
+ * before the client is handed out, in both modes.
+ */
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "./generated/client.ts";
+import { applyMigrations } from "./migrate.ts";
+
+export type Database = {
+  kind: "embedded" | "postgres";
+  prisma: PrismaClient;
+  /** Names of the migrations this open applied. */
+  applied: string[];
+  close(): Promise<void>;
+};
+
+export class DatabaseUnavailableError extends Error {}
+
+export type DatabaseOptions =
+  | { kind: "embedded"; dataDir?: string; pglite?: PGlite }
+  | { kind: "postgres"; url: string };
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.kind === "postgres") return openPostgres(options.url);
+  let pglite = options.pglite;
+  if (!pglite) {
+    const dir = options.dataDir ? join(options.dataDir, "pgdata") : undefined;
+    if (dir) await mkdir(dir, { recursive: true });
+    pglite = await PGlite.create(dir);
+  }
+  const adapter = new PrismaPGlite(pglite);
+  const owned = pglite;
+  return finishOpen("embedded", adapter, async () => {
+    if (!owned.closed) await owned.close();
+  });
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  await checkReachable(url);
+  const adapter = new PrismaPg({ connectionString: url });
+  return finishOpen("postgres", adapter, async () => {});
+}
+
+async function finishOpen(
+  kind: Database["kind"],
+  adapter: SqlMigrationAwareDriverAdapterFactory,
+  closeDriver: () => Promise<void>,
+): Promise<Database> {
+  const applied = await applyMigrations(adapter);
+  const prisma = new PrismaClient({ adapter });
+  return {
+    kind,
+    prisma,
+    applied,
+    async close() {
+      await prisma.$disconnect();
+      await closeDriver();
+    },
+  };
+}
+
+/** Fails with "host:port: reason" so a wrong DATABASE_URL reads as one clear line. */
+async function checkReachable(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const parsed = new URL(url);
+  const where = `${parsed.hostname || "localhost"}:${parsed.port || "5432"}`;
+  try {
+    await client.connect();
+    await client.query("select 1");
+  } catch (error) {
+    const err = error as { code?: string; message?: string };
+    const reason = err.code ? `${err.code} ${err.message ?? ""}`.trim() : err.message;
+    throw new DatabaseUnavailableError(`cannot connect to ${where}: ${reason}`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

@@ -1,0 +1,117 @@
+/** The only code that touches Prisma for users, sessions and emailed tokens. */
+import type { EmailTokenPurpose, PrismaClient } from "../../db/generated/client.ts";
+
+export function createAuthRepository(prisma: PrismaClient) {
+  return {
+    findUserByEmail(email: string) {
+      return prisma.user.findUnique({ where: { email } });
+    },
+
+    findUserById(id: string) {
+      return prisma.user.findUnique({ where: { id } });
+    },
+
+    /** Creates the merchant's account and its owner; null when the email is taken. */
+    async createAccountWithUser(email: string, passwordHash: string) {
+      try {
+        return await prisma.user.create({
+          data: { email, passwordHash, account: { create: {} } },
+        });
+      } catch (error) {
+        if ((error as { code?: string }).code === "P2002") return null;
+        throw error;
+      }
+    },
+
+    markEmailConfirmed(userId: string, at: Date) {
+      return prisma.user.update({ where: { id: userId }, data: { emailConfirmedAt: at } });
+    },
+
+    setPasswordHash(userId: string, passwordHash: string) {
+      return prisma.user.update({ where: { id: userId }, data: { passwordHash } });
+    },
+
+    createSession(data: { id: string; secretHash: Uint8Array; userId: string; expiresAt: Date }) {
+      return prisma.session.create({
+        data: { ...data, secretHash: Buffer.from(data.secretHash) },
+      });
+    },
+
+    findSessionWithUser(id: string) {
+      return prisma.session.findUnique({
+        where: { id },
+        include: { user: { select: { id: true, accountId: true, email: true } } },
+      });
+    },
+
+    extendSession(id: string, expiresAt: Date) {
+      return prisma.session.updateMany({ where: { id }, data: { expiresAt } });
+    },
+
+    deleteSession(id: string) {
+      return prisma.session.deleteMany({ where: { id } });
+    },
+
+    /** Ends every session of the user, except `keepId` when given. */
+    deleteUserSessions(userId: string, keepId?: string) {
+      return prisma.session.deleteMany({
+        where: { userId, ...(keepId ? { id: { not: keepId } } : {}) },
+      });
+    },
+
+    createEmailToken(data: {
+      tokenHash: string;
+      purpose: EmailTokenPurpose;
+      userId: string;
+      email: string;
+      expiresAt: Date;
+    }) {
+      return prisma.emailToken.create({ data });
+    },
+
+    /** A token that is unused, unexpired, of this purpose and bound to this email. */
+    findUsableEmailToken(tokenHash: string, purpose: EmailTokenPurpose, email: string, now: Date) {
+      return prisma.emailToken.findFirst({
+        where: { tokenHash, purpose, email, usedAt: null, expiresAt: { gt: now } },
+      });
+    },
+
+    /**
+     * Marks the token used; true only for the one caller that wins, so a token
+     * cannot be spent twice even by two concurrent requests.
+     */
+    async consumeEmailToken(tokenHash: string, now: Date): Promise<boolean> {
+      const { count } = await prisma.emailToken.updateMany({
+        where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
+        data: { usedAt: now },
+      });
+      return count === 1;
+    },
+
+    /**
+     * Spends a reset token, sets the password and ends all of the user's sessions in one
+     * transaction: false (and nothing changed) when the token was already spent or expired.
+     */
+    spendTokenAndResetPassword(tokenHash: string, userId: string, passwordHash: string, now: Date) {
+      return prisma.$transaction(async (tx) => {
+        const { count } = await tx.emailToken.updateMany({
+          where: { tokenHash, userId, usedAt: null, expiresAt: { gt: now } },
+          data: { usedAt: now },
+        });
+        if (count !== 1) return false;
+        await tx.user.update({ where: { id: userId }, data: { passwordHash } });
+        await tx.session.deleteMany({ where: { userId } });
+        return true;
+      });
+    },
+
+    deleteExpired(now: Date) {
+      return prisma.$transaction([
+        prisma.session.deleteMany({ where: { expiresAt: { lt: now } } }),
+        prisma.emailToken.deleteMany({ where: { expiresAt: { lt: now } } }),
+      ]);
+    },
+  };
+}
+
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

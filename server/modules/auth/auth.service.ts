@@ -1,0 +1,174 @@
+/** Account use cases: signup and confirmation, login, logout, password reset and change. */
+import { MESSAGES } from "../../../shared/messages.ts";
+import type { Credentials } from "../../../shared/schemas/auth.ts";
+import { AppError } from "../../lib/app-error.ts";
+import type { Mailer } from "../../lib/mailer.ts";
+import { randomToken, sha256Hex } from "../../lib/tokens.ts";
+import type { Limit, ThrottleService } from "../throttle/throttle.service.ts";
+import type { AuthRepository } from "./auth.repository.ts";
+import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
+import type { SessionService } from "./session.service.ts";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const RESET_TOKEN_MS = HOUR;
+const CONFIRM_TOKEN_MS = 24 * HOUR;
+
+export const LIMITS = {
+  loginFailuresPerEmail: {
+    limit: 5,
+    windowMs: 15 * MINUTE,
+    message: MESSAGES.tooManyLoginFailures,
+  },
+  loginPerIp: { limit: 30, windowMs: 15 * MINUTE, message: MESSAGES.tooManyRequests },
+  signupPerIp: { limit: 10, windowMs: HOUR, message: MESSAGES.tooManyRequests },
+  forgotPerIp: { limit: 10, windowMs: 15 * MINUTE, message: MESSAGES.tooManyRequests },
+  // Past this, reset emails to one address stop quietly: the answer stays the same.
+  forgotPerEmail: { limit: 3, windowMs: HOUR, message: MESSAGES.tooManyRequests },
+} satisfies Record<string, Limit>;
+
+type Deps = {
+  repo: AuthRepository;
+  sessions: SessionService;
+  throttle: ThrottleService;
+  mailer: Mailer;
+  publicUrl: string;
+  now: () => Date;
+};
+
+export function createAuthService({ repo, sessions, throttle, mailer, publicUrl, now }: Deps) {
+  function link(path: string, token: string, type: string, email: string): string {
+    const query = new URLSearchParams({ tokenHash: token, type, email });
+    return `${publicUrl}${path}?${query}`;
+  }
+
+  async function issueToken(
+    purpose: "confirm" | "recovery",
+    user: { id: string; email: string },
+  ): Promise<string> {
+    const token = randomToken(20);
+    const ttl = purpose === "recovery" ? RESET_TOKEN_MS : CONFIRM_TOKEN_MS;
+    await repo.createEmailToken({
+      tokenHash: sha256Hex(token),
+      purpose,
+      userId: user.id,
+      email: user.email,
+      expiresAt: new Date(now().getTime() + ttl),
+    });
+    return token;
+  }
+
+  async function sendConfirmation(user: { id: string; email: string }): Promise<void> {
+    const token = await issueToken("confirm", user);
+    await mailer.send({
+      to: user.email,
+      subject: "Confirm your Warden account",
+      text: `Welcome to Warden.\n\nConfirm your email address to activate your account:\n${link("/confirm-email", token, "signup", user.email)}\n\nThe link is valid for 24 hours. If you did not sign up, ignore this message.\n`,
+    });
+  }
+
+  return {
+    async signup(input: Credentials, ip: string): Promise<{ message: string }> {
+      await throttle.consume(`signup-ip:${ip}`, LIMITS.signupPerIp);
+      const user = await repo.createAccountWithUser(input.email, await hashPassword(input.password));
+      if (user) {
+        await sendConfirmation(user);
+        return { message: MESSAGES.signupSuccess };
+      }
+      // The email is taken: answer the same, so signup does not reveal who has an account.
+      const existing = await repo.findUserByEmail(input.email);
+      if (existing && !existing.emailConfirmedAt) {
+        await sendConfirmation(existing);
+      } else if (existing) {
+        await mailer.send({
+          to: existing.email,
+          subject: "You already have a Warden account",
+          text: `Someone tried to sign up with this email. You already have an account: log in at ${publicUrl}/login, or reset your password at ${publicUrl}/forgot-password.\n`,
+        });
+      }
+      return { message: MESSAGES.signupSuccess };
+    },
+
+    async confirmEmail(input: { tokenHash: string; email: string }): Promise<{ message: string }> {
+      const hashed = sha256Hex(input.tokenHash);
+      const token = await repo.findUsableEmailToken(hashed, "confirm", input.email, now());
+      if (!token || !(await repo.consumeEmailToken(hashed, now()))) {
+        throw new AppError("BAD_REQUEST", MESSAGES.confirmLinkInvalid);
+      }
+      await repo.markEmailConfirmed(token.userId, now());
+      return { message: MESSAGES.emailConfirmed };
+    },
+
+    async login(input: Credentials, ip: string) {
+      await throttle.consume(`login-ip:${ip}`, LIMITS.loginPerIp);
+      const failuresKey = `login-fail:${input.email}`;
+      await throttle.assertNotLocked(failuresKey, LIMITS.loginFailuresPerEmail);
+      const user = await repo.findUserByEmail(input.email);
+      const ok = await verifyPassword(user?.passwordHash ?? (await decoyHash()), input.password);
+      if (!user || !ok) {
+        await throttle.recordFailure(failuresKey, LIMITS.loginFailuresPerEmail);
+        throw new AppError("UNAUTHORIZED", MESSAGES.invalidCredentials);
+      }
+      if (!user.emailConfirmedAt) throw new AppError("FORBIDDEN", MESSAGES.emailNotConfirmed);
+      await throttle.clear(failuresKey);
+      const session = await sessions.create(user.id);
+      return { ...session, user: { id: user.id, accountId: user.accountId, email: user.email } };
+    },
+
+    logout(sessionId: string): Promise<void> {
+      return sessions.invalidate(sessionId);
+    },
+
+    async requestPasswordReset(email: string, ip: string): Promise<{ message: string }> {
+      await throttle.consume(`forgot-ip:${ip}`, LIMITS.forgotPerIp);
+      const user = await repo.findUserByEmail(email);
+      if (user) {
+        const quiet = await throttle
+          .consume(`forgot-email:${email}`, LIMITS.forgotPerEmail)
+          .then(() => false)
+          .catch((error) => (error instanceof AppError ? true : Promise.reject(error)));
+        if (!quiet) {
+          const token = await issueToken("recovery", user);
+          await mailer.send({
+            to: user.email,
+            subject: "Reset your Warden password",
+            text: `Someone asked to reset the password of your Warden account.\n\nChoose a new password here (the link works once, for one hour):\n${link("/reset-password", token, "recovery", user.email)}\n\nIf it was not you, ignore this message: your password stays as it is.\n`,
+          });
+        }
+      }
+      return { message: MESSAGES.resetEmailSent };
+    },
+
+    /** Whether a reset link can still be used; spends nothing. */
+    async checkResetLink(input: { tokenHash: string; email: string }): Promise<boolean> {
+      const token = await repo.findUsableEmailToken(
+        sha256Hex(input.tokenHash),
+        "recovery",
+        input.email,
+        now(),
+      );
+      return token !== null;
+    },
+
+    /** Spends the reset token, sets the password and ends every session of the user. */
+    async resetPassword(input: { tokenHash: string; email: string; password: string }) {
+      const hashed = sha256Hex(input.tokenHash);
+      const token = await repo.findUsableEmailToken(hashed, "recovery", input.email, now());
+      if (!token) throw new AppError("BAD_REQUEST", MESSAGES.resetTokenFailed);
+      const passwordHash = await hashPassword(input.password);
+      if (!(await repo.spendTokenAndResetPassword(hashed, token.userId, passwordHash, now()))) {
+        throw new AppError("BAD_REQUEST", MESSAGES.resetTokenFailed);
+      }
+      return { message: MESSAGES.passwordUpdated };
+    },
+
+    /** Sets a new password and ends the user's other sessions. */
+    async changePassword(userId: string, currentSessionId: string, password: string) {
+      await repo.setPasswordHash(userId, await hashPassword(password));
+      await repo.deleteUserSessions(userId, currentSessionId);
+      return { message: MESSAGES.passwordUpdated };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,82 @@
+/**
+ * Resolves the caller's session once per request, from `Authorization: Bearer <token>` or the
+ * session cookie, and refuses cross-origin state changes authenticated by the cookie (CSRF).
+ */
+import cookie from "@fastify/cookie";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { AppError } from "../../lib/app-error.ts";
+import type { ValidSession } from "../../modules/auth/session.service.ts";
+import type { Services } from "../../services.ts";
+
+export const SESSION_COOKIE = "warden_session";
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+declare module "fastify" {
+  interface FastifyRequest {
+    session: ValidSession | null;
+  }
+}
+
+export type SessionCookie = { set(token: string, expiresAt: Date): void; clear(): void };
+
+type Options = { services: Services; publicUrl: string };
+
+export const sessionPlugin = fp<Options>(async (app: FastifyInstance, { services, publicUrl }) => {
+  await app.register(cookie);
+  const secure = publicUrl.startsWith("https:");
+  const ownOrigin = new URL(publicUrl).origin;
+
+  app.decorateRequest("session", null);
+
+  app.addHook("onRequest", async (request, reply) => {
+    const bearer = bearerToken(request);
+    const cookieToken = request.cookies[SESSION_COOKIE];
+    if (!bearer && cookieToken && !SAFE_METHODS.has(request.method)) {
+      assertSameOrigin(request, ownOrigin);
+    }
+    const token = bearer ?? cookieToken;
+    if (!token) return;
+    request.session = await services.sessions.validate(token);
+    if (bearer) return;
+    const jar = sessionCookie(reply, secure);
+    if (!request.session) jar.clear();
+    else if (request.session.extended) jar.set(token, request.session.expiresAt);
+  });
+});
+
+export function sessionCookie(reply: FastifyReply, secure: boolean): SessionCookie {
+  return {
+    set(token, expiresAt) {
+      reply.setCookie(SESSION_COOKIE, token, {
+        httpOnly: true,
+        sameSite: "lax",
+        path: "/",
+        secure,
+        expires: expiresAt,
+      });
+    },
+    clear() {
+      reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: "lax", path: "/", secure });
+    },
+  };
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1];
+}
+
+/** Lets a cookie-authenticated change through only from our own origin. */
+function assertSameOrigin(request: FastifyRequest, ownOrigin: string): void {
+  const fetchSite = request.headers["sec-fetch-site"];
+  if (fetchSite === "same-origin") return;
+  const origin = request.headers.origin;
+  if (origin === ownOrigin) return;
+  throw new AppError(
+    "FORBIDDEN",
+    "Cross-origin request refused: cookie-authenticated changes must come from this site.",
+  );
+}

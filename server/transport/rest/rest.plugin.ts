@@ -1,0 +1,28 @@
+/**
+ * The REST adapter under /api: each route parses its input, calls the same tRPC procedure
+ * through createCaller (so the logic exists once), and returns JSON.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { ZCredentials } from "../../../shared/schemas/auth.ts";
+import type { Services } from "../../services.ts";
+import { createCaller } from "../trpc/app.router.ts";
+import { createContextInner } from "../trpc/init.ts";
+
+export function callerFor(request: FastifyRequest, services: Services) {
+  return createCaller(
+    createContextInner({ services, session: request.session, ip: request.ip }),
+  );
+}
+
+export async function restPlugin(app: FastifyInstance, { services }: { services: Services }) {
+  /** Exchanges credentials for a bearer token, for scripts and other backends. */
+  app.post("/auth/login", async (request) => {
+    const input = ZCredentials.parse(request.body);
+    const { token, expiresAt, user } = await services.auth.login(input, request.ip);
+    return { token, expiresAt: expiresAt.toISOString(), user };
+  });
+
+  app.post("/auth/logout", async (request) => callerFor(request, services).auth.logout());
+
+  app.get("/me", async (request) => ({ user: await callerFor(request, services).auth.me() }));
+}

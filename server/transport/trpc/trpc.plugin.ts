@@ -1,0 +1,29 @@
+import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
+import type { FastifyInstance } from "fastify";
+import type { Services } from "../../services.ts";
+import { sessionCookie } from "../http/session.plugin.ts";
+import { type AppRouter, appRouter } from "./app.router.ts";
+import type { Context } from "./init.ts";
+
+export async function trpcPlugin(
+  app: FastifyInstance,
+  { services, secureCookie }: { services: Services; secureCookie: boolean },
+) {
+  await app.register(fastifyTRPCPlugin, {
+    prefix: "/trpc",
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req, res }): Context => ({
+        services,
+        session: req.session,
+        ip: req.ip,
+        sessionCookie: sessionCookie(res, secureCookie),
+      }),
+      onError({ error, path, req }) {
+        if (error.code === "INTERNAL_SERVER_ERROR") {
+          req.log.error({ err: error.cause ?? error, path }, "procedure failed");
+        }
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"],
+  });
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+export const ZEmail = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1, "Email is required.")
+  .max(254, "Email is too long.")
+  .pipe(z.email("Please enter a valid email."));
+
+export const ZPassword = z
+  .string()
+  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters.`)
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters.`);
+
+export const ZCredentials = z.strictObject({
+  email: ZEmail,
+  // Login accepts any non-empty password so a wrong one gets the one generic message.
+  password: z.string().min(1, "Password is required.").max(PASSWORD_MAX * 4),
+});
+
+export const ZSignup = z.strictObject({ email: ZEmail, password: ZPassword });
+
+export const ZForgotPassword = z.strictObject({ email: ZEmail });
+
+export const ZEmailLink = z.strictObject({
+  tokenHash: z.string().min(1).max(200),
+  email: ZEmail,
+});
+
+export const ZResetPassword = ZEmailLink.extend({ password: ZPassword });
+
+export const ZChangePassword = z.strictObject({ password: ZPassword });
+
+export type Credentials = z.infer<typeof ZCredentials>;
+export type SessionUser = { id: string; accountId: string; email: string };

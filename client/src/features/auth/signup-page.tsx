@@ -1,0 +1,64 @@
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { Link } from "react-router";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../../../../shared/schemas/auth.ts";
+import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { AuthLayout, FormMessage } from "./auth-layout.tsx";
+
+export default function SignupPage() {
+  const trpc = useTRPC();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const signup = useMutation(trpc.auth.signup.mutationOptions());
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    signup.mutate({ email, password });
+  }
+
+  return (
+    <AuthLayout title="Sign Up">
+      {signup.isSuccess ? (
+        <FormMessage kind="success" text={signup.data.message} />
+      ) : (
+        <form onSubmit={submit} aria-label="Sign up" className="stack">
+          <label>
+            Email
+            <input
+              type="email"
+              name="email"
+              required
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </label>
+          <label>
+            Password
+            <input
+              type="password"
+              name="password"
+              required
+              minLength={PASSWORD_MIN}
+              maxLength={PASSWORD_MAX}
+              autoComplete="new-password"
+              aria-describedby="password-hint"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </label>
+          <small id="password-hint">
+            {PASSWORD_MIN} to {PASSWORD_MAX} characters.
+          </small>
+          <button type="submit" disabled={signup.isPending}>
+            {signup.isPending ? "Signing up..." : "Sign Up"}
+          </button>
+          <FormMessage kind="error" text={signup.error && errorMessage(signup.error)} />
+        </form>
+      )}
+      <p>
+        Already have an account? <Link to="/login">Log In</Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,71 @@
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { MESSAGES } from "../../../../shared/messages.ts";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../../../../shared/schemas/auth.ts";
+import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+
+export function ChangePasswordForm() {
+  const trpc = useTRPC();
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [formError, setFormError] = useState<string | null>(null);
+  const change = useMutation(
+    trpc.auth.changePassword.mutationOptions({
+      onSuccess: () => {
+        setPassword("");
+        setConfirm("");
+      },
+    }),
+  );
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    change.reset();
+    const problem = password !== confirm ? MESSAGES.passwordsDoNotMatch : null;
+    setFormError(problem);
+    if (!problem) change.mutate({ password });
+  }
+
+  return (
+    <form onSubmit={submit} aria-labelledby="change-password-title" className="stack panel">
+      <h2 id="change-password-title">Change Password</h2>
+      <label>
+        New password
+        <input
+          type="password"
+          name="new-password"
+          required
+          minLength={PASSWORD_MIN}
+          maxLength={PASSWORD_MAX}
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+      </label>
+      <label>
+        Confirm new password
+        <input
+          type="password"
+          name="confirm-password"
+          required
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+        />
+      </label>
+      <button type="submit" disabled={change.isPending}>
+        {change.isPending ? "Updating..." : "Update Password"}
+      </button>
+      {change.isSuccess && (
+        <p className="message success" role="status">
+          {change.data.message}
+        </p>
+      )}
+      {(formError || change.error) && (
+        <p className="message error" role="alert">
+          {formError ?? errorMessage(change.error)}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,59 @@
+/** The signed-in frame: top bar, side navigation, and the page in between. */
+import { useMutation } from "@tanstack/react-query";
+import { Link, Navigate, NavLink, Outlet, useNavigate } from "react-router";
+import { Logo } from "../../components/logo.tsx";
+import { useRefreshSession, useSession } from "../../lib/session.ts";
+import { useTRPC } from "../../lib/trpc.ts";
+
+const NAV = [
+  { to: "/homepage/dashboard", label: "Dashboard" },
+  { to: "/homepage/rules", label: "Rules" },
+  { to: "/homepage/templates", label: "Templates" },
+  { to: "/homepage/block-lists", label: "Block lists" },
+];
+
+export default function ConsoleShell() {
+  const { user, isLoading } = useSession();
+  const trpc = useTRPC();
+  const navigate = useNavigate();
+  const refreshSession = useRefreshSession();
+  const logout = useMutation(
+    trpc.auth.logout.mutationOptions({
+      onSettled: async () => {
+        await refreshSession();
+        navigate("/login");
+      },
+    }),
+  );
+
+  if (isLoading) return <p className="loading">Loading...</p>;
+  if (!user) return <Navigate to="/login" replace />;
+
+  return (
+    <div className="console">
+      <header className="topbar">
+        <Logo />
+        <span className="product-title">Warden</span>
+        <div className="topbar-actions">
+          <span className="user-email">{user.email}</span>
+          <Link to="/homepage/settings" className="button secondary" aria-label="Settings">
+            <span aria-hidden="true">⚙</span> Settings
+          </Link>
+          <button type="button" onClick={() => logout.mutate()} disabled={logout.isPending}>
+            Log off
+          </button>
+        </div>
+      </header>
+      <nav className="sidebar" aria-label="Console">
+        {NAV.map((item) => (
+          <NavLink key={item.to} to={item.to} className={({ isActive }) => (isActive ? "active" : "")}>
+            {item.label}
+          </NavLink>
+        ))}
+      </nav>
+      <main className="console-main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,9 @@
+import { SignedIn } from "../../components/signed-in.tsx";
+
+export default function TemplatesPage() {
+  return (
+    <SignedIn>
+      <h1>Templates</h1>
+    </SignedIn>
+  );
+}

@@ -1,0 +1,19 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "./trpc.ts";
+
+/** The signed-in user, or null; `isLoading` while the session is being read at startup. */
+export function useSession() {
+  const trpc = useTRPC();
+  const query = useQuery(trpc.auth.me.queryOptions(undefined, { staleTime: 30_000 }));
+  return { user: query.data ?? null, isLoading: query.isPending };
+}
+
+/** Re-reads the session after it changed (login, logout, password reset). */
+export function useRefreshSession() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return async () => {
+    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== undefined });
+    await queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() });
+  };
+}

@@ -1,0 +1,35 @@
+import { QueryClient } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import { createTRPCContext } from "@trpc/tanstack-react-query";
+import type { AppRouter } from "../../../server/transport/trpc/app.router.ts";
+
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+export function makeQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 10_000 },
+    },
+  });
+}
+
+export function makeTrpcClient() {
+  return createTRPCClient<AppRouter>({
+    links: [httpBatchLink({ url: "/trpc" })],
+  });
+}
+
+/** The message to show a person for a failed call. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof TRPCClientError) return error.message;
+  if (error instanceof Error && error.message) return error.message;
+  return "Something went wrong. Please try again.";
+}
+
+/** Per-field messages from a 400, keyed by field path. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof TRPCClientError)) return {};
+  const issues = (error.data as { issues?: { path: string; message: string }[] } | undefined)
+    ?.issues;
+  return Object.fromEntries((issues ?? []).map((issue) => [issue.path, issue.message]));
+}

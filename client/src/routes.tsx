@@ -1,0 +1,59 @@
+/**
+ * Routes. Each area is its own chunk (lazy), so the landing page never downloads the
+ * console's code.
+ */
+import { createBrowserRouter, Navigate } from "react-router";
+import { RouteError } from "./components/route-error.tsx";
+
+const lazyPage = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
+  Component: (await load()).default,
+});
+
+export const router = createBrowserRouter([
+  {
+    errorElement: <RouteError />,
+    children: [
+      { path: "/", lazy: lazyPage(() => import("./features/landing/landing-page.tsx")) },
+      { path: "/login", lazy: lazyPage(() => import("./features/auth/login-page.tsx")) },
+      { path: "/signup", lazy: lazyPage(() => import("./features/auth/signup-page.tsx")) },
+      {
+        path: "/forgot-password",
+        lazy: lazyPage(() => import("./features/auth/forgot-password-page.tsx")),
+      },
+      {
+        path: "/reset-password",
+        lazy: lazyPage(() => import("./features/auth/reset-password-page.tsx")),
+      },
+      {
+        path: "/confirm-email",
+        lazy: lazyPage(() => import("./features/auth/confirm-email-page.tsx")),
+      },
+      {
+        path: "/homepage",
+        lazy: lazyPage(() => import("./features/shell/console-shell.tsx")),
+        children: [
+          { index: true, element: <Navigate to="/homepage/dashboard" replace /> },
+          {
+            path: "dashboard",
+            lazy: lazyPage(() => import("./features/dashboard/dashboard-page.tsx")),
+          },
+          { path: "rules", lazy: lazyPage(() => import("./features/rules/rules-page.tsx")) },
+          {
+            path: "templates",
+            lazy: lazyPage(() => import("./features/templates/templates-page.tsx")),
+          },
+          {
+            path: "block-lists",
+            lazy: lazyPage(() => import("./features/block-lists/block-lists-page.tsx")),
+          },
+          {
+            path: "settings",
+            lazy: lazyPage(() => import("./features/settings/settings-page.tsx")),
+          },
+          { path: "*", element: <Navigate to="/homepage/dashboard" replace /> },
+        ],
+      },
+      { path: "*", lazy: lazyPage(() => import("./components/not-found-page.tsx")) },
+    ],
+  },
+]);

@@ -1,0 +1,72 @@
+/** Starts the real app on a free local port against a test database and SMTP capture. */
+import { mkdtemp } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../server/app.ts";
+import { loadConfig } from "../../server/config.ts";
+import { type DbKind, openTestDatabase } from "./databases.ts";
+import { startSmtpCapture } from "./smtp.ts";
+
+export type TestClock = { now: () => Date; advance(ms: number): void; set(date: Date): void };
+
+export function testClock(start = Date.now()): TestClock {
+  let current = start;
+  return {
+    now: () => new Date(current),
+    advance(ms) {
+      current += ms;
+    },
+    set(date) {
+      current = date.getTime();
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+
+export async function startTestApp(
+  kind: DbKind,
+  options: { clock?: TestClock; env?: Record<string, string> } = {},
+) {
+  const port = await freePort();
+  const smtp = await startSmtpCapture();
+  const dataDir = await mkdtemp(join(tmpdir(), "warden-test-"));
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    SMTP_URL: smtp.url,
+    LOG_LEVEL: "silent",
+    ...options.env,
+  });
+  const database = await openTestDatabase(kind);
+  const clock = options.clock ?? testClock();
+  const app: FastifyInstance = await buildApp(config, { database, now: clock.now });
+  await app.listen({ port, host: "127.0.0.1" });
+  return {
+    app,
+    smtp,
+    clock,
+    config,
+    baseUrl: `http://127.0.0.1:${port}`,
+    prisma: database.prisma,
+    async close() {
+      await app.close();
+      await smtp.close();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { defineConfig } from "vitest/config";
+
+// Three kinds of tests (architecture.md): unit beside the code, *.int.test.ts against real
+// databases, and browser journeys in test/e2e against the built app in Chromium.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["{server,shared,client,scripts}/**/*.test.{ts,tsx}"],
+          exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "int",
+          include: ["{server,shared,scripts,test}/**/*.int.test.ts"],
+          exclude: ["test/e2e/**", "**/node_modules/**"],
+          globalSetup: ["test/helpers/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.e2e.test.ts"],
+          globalSetup: ["test/helpers/global-setup.ts", "test/helpers/build-client.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

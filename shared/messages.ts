@@ -13,7 +13,8 @@ export const MESSAGES = {
   verifyingLink: "Verifying link...",
   resetDone: "Your password has been updated! Redirecting to login...",
   invalidCredentials: "Invalid email or password.",
-  emailNotConfirmed: "Please confirm your email before logging in. We sent you a link when you signed up.",
+  emailNotConfirmed:
+    "Please confirm your email before logging in. We sent you a link when you signed up.",
   emailConfirmed: "Your email is confirmed. You can now log in.",
   confirmLinkInvalid: "This confirmation link is invalid or expired.",
   tooManyLoginFailures:

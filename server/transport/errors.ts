@@ -30,9 +30,7 @@ export function zodIssues(error: ZodError): FieldIssue[] {
   return error.issues.map((issue) => ({
     path: issue.path.join(".") || "(root)",
     message:
-      issue.code === "unrecognized_keys"
-        ? `Unknown key: ${issue.keys.join(", ")}`
-        : issue.message,
+      issue.code === "unrecognized_keys" ? `Unknown key: ${issue.keys.join(", ")}` : issue.message,
   }));
 }
 

@@ -19,7 +19,10 @@ export const ZPassword = z
 export const ZCredentials = z.strictObject({
   email: ZEmail,
   // Login accepts any non-empty password so a wrong one gets the one generic message.
-  password: z.string().min(1, "Password is required.").max(PASSWORD_MAX * 4),
+  password: z
+    .string()
+    .min(1, "Password is required.")
+    .max(PASSWORD_MAX * 4),
 });
 
 export const ZSignup = z.strictObject({ email: ZEmail, password: ZPassword });

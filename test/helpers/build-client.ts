@@ -1,6 +1,28 @@
-/** Browser tests run against the built client, built once per run. */
+/**
+ * Browser tests run against the built client, built once per run into a private temporary
+ * folder, so a parallel `npm run build` cannot pull the files out from under them.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { build } from "vite";
+import type { TestProject } from "vitest/node";
 
-export default async function setup() {
-  await build({ configFile: "vite.config.ts", logLevel: "warn" });
+declare module "vitest" {
+  export interface ProvidedContext {
+    clientDir: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const outDir = await mkdtemp(join(tmpdir(), "warden-client-"));
+  await build({
+    configFile: "vite.config.ts",
+    logLevel: "warn",
+    build: { outDir, emptyOutDir: true, sourcemap: false },
+  });
+  project.provide("clientDir", outDir);
+  return async () => {
+    await rm(outDir, { recursive: true, force: true });
+  };
 }

@@ -7,7 +7,10 @@ export type TrpcResult<T = unknown> =
   | {
       ok: false;
       status: number;
-      error: { message: string; data: { code: string; issues?: { path: string; message: string }[] } };
+      error: {
+        message: string;
+        data: { code: string; issues?: { path: string; message: string }[] };
+      };
     };
 
 export class TestClient {
@@ -23,7 +26,11 @@ export class TestClient {
     if (this.cookies.size > 0 && !headers.has("cookie")) {
       headers.set("cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
     }
-    const response = await fetch(`${this.baseUrl}${path}`, { ...init, headers, redirect: "manual" });
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      ...init,
+      headers,
+      redirect: "manual",
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair = "", ...attributes] = line.split(";");
       const [name = "", value = ""] = pair.split("=");
@@ -70,7 +77,11 @@ export class TestClient {
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
     const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+    return {
+      status: response.status,
+      body: (text ? JSON.parse(text) : null) as T,
+      headers: response.headers,
+    };
   }
 }
 

@@ -30,7 +30,9 @@ export async function startSmtpCapture() {
     async waitFor(to: string, subject: string, timeoutMs = 5000): Promise<CapturedMail> {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        const found = messages.filter((m) => m.to.includes(to) && m.subject.includes(subject)).at(-1);
+        const found = messages
+          .filter((m) => m.to.includes(to) && m.subject.includes(subject))
+          .at(-1);
         if (found) return found;
         await new Promise((r) => setTimeout(r, 25));
       }

@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { inject } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import { type DbKind, openTestDatabase } from "./databases.ts";
@@ -55,7 +56,14 @@ export async function startTestApp(
   });
   const database = await openTestDatabase(kind);
   const clock = options.clock ?? testClock();
-  const app: FastifyInstance = await buildApp(config, { database, now: clock.now });
+  // Browser tests get the client built for this run (see build-client.ts).
+  let clientDir: string | undefined;
+  try {
+    clientDir = inject("clientDir");
+  } catch {
+    clientDir = undefined;
+  }
+  const app: FastifyInstance = await buildApp(config, { database, now: clock.now, clientDir });
   await app.listen({ port, host: "127.0.0.1" });
   return {
     app,

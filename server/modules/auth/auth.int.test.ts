@@ -94,8 +94,14 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
   it("answers a wrong password and an unknown email with the same message", async () => {
     await confirmedUser("wrong-pass@example.com");
     const c = client();
-    const wrong = await c.mutate("auth.login", { email: "wrong-pass@example.com", password: "nope-nope" });
-    const unknown = await c.mutate("auth.login", { email: "nobody@example.com", password: "nope-nope" });
+    const wrong = await c.mutate("auth.login", {
+      email: "wrong-pass@example.com",
+      password: "nope-nope",
+    });
+    const unknown = await c.mutate("auth.login", {
+      email: "nobody@example.com",
+      password: "nope-nope",
+    });
     expect(wrong).toMatchObject({ ok: false, status: 401 });
     expect(unknown).toMatchObject({ ok: false, status: 401 });
     if (!wrong.ok && !unknown.ok) {
@@ -105,7 +111,10 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
   });
 
   it("rejects a password outside 8..128 characters with the field named", async () => {
-    const short = await client().mutate("auth.signup", { email: "short@example.com", password: "1234567" });
+    const short = await client().mutate("auth.signup", {
+      email: "short@example.com",
+      password: "1234567",
+    });
     expect(short).toMatchObject({ ok: false, status: 400 });
     if (!short.ok) expect(short.error.data.issues?.[0]?.path).toBe("password");
     const long = await client().mutate("auth.signup", {
@@ -141,11 +150,19 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
     });
     expect(otherEmail).toMatchObject({ ok: false, status: 400 });
 
-    const reset = await c.mutate("auth.resetPassword", { tokenHash, email, password: "brand new password" });
+    const reset = await c.mutate("auth.resetPassword", {
+      tokenHash,
+      email,
+      password: "brand new password",
+    });
     expect(reset).toMatchObject({ ok: true, data: { message: MESSAGES.passwordUpdated } });
     expect(await oldSession.query("auth.me")).toMatchObject({ ok: true, data: null });
 
-    const reused = await c.mutate("auth.resetPassword", { tokenHash, email, password: "yet another one" });
+    const reused = await c.mutate("auth.resetPassword", {
+      tokenHash,
+      email,
+      password: "yet another one",
+    });
     expect(reused).toMatchObject({ ok: false, status: 400 });
     if (!reused.ok) expect(reused.error.message).toBe(MESSAGES.resetTokenFailed);
     expect(await c.mutate("auth.checkResetLink", { tokenHash, email })).toMatchObject({
@@ -166,7 +183,11 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
 
     t.clock.advance(61 * MINUTE);
     try {
-      const late = await c.mutate("auth.resetPassword", { tokenHash, email, password: "too late password" });
+      const late = await c.mutate("auth.resetPassword", {
+        tokenHash,
+        email,
+        password: "too late password",
+      });
       expect(late).toMatchObject({ ok: false, status: 400 });
     } finally {
       t.clock.advance(-61 * MINUTE);
@@ -174,7 +195,10 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
 
     // A signup-confirmation token is not a recovery token.
     await client().mutate("auth.signup", { email: "typed@example.com", password: PASSWORD });
-    const confirmLink = linkIn(await t.smtp.waitFor("typed@example.com", "Confirm"), "/confirm-email");
+    const confirmLink = linkIn(
+      await t.smtp.waitFor("typed@example.com", "Confirm"),
+      "/confirm-email",
+    );
     const wrongType = await c.mutate("auth.resetPassword", {
       tokenHash: confirmLink.searchParams.get("tokenHash"),
       email: "typed@example.com",
@@ -229,7 +253,9 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
       { ...auth, origin: "https://elsewhere.example" },
     );
     expect(change.ok).toBe(true);
-    expect((await script.json("/api/me", { headers: { authorization: "Bearer nope.nope" } })).body).toEqual({
+    expect(
+      (await script.json("/api/me", { headers: { authorization: "Bearer nope.nope" } })).body,
+    ).toEqual({
       user: null,
     });
   });
@@ -270,7 +296,9 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
     if (!locked.ok) expect(locked.error.message).toBe(MESSAGES.tooManyLoginFailures);
 
     t.clock.advance(14 * MINUTE);
-    expect(await c.mutate("auth.login", { email, password: PASSWORD })).toMatchObject({ status: 429 });
+    expect(await c.mutate("auth.login", { email, password: PASSWORD })).toMatchObject({
+      status: 429,
+    });
     t.clock.advance(2 * MINUTE);
     expect((await c.mutate("auth.login", { email, password: PASSWORD })).ok).toBe(true);
   });
@@ -279,7 +307,9 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
     const c = client();
     const results = [];
     for (let i = 0; i < 11; i++) {
-      results.push(await c.mutate("auth.signup", { email: `ip${i}@example.com`, password: PASSWORD }));
+      results.push(
+        await c.mutate("auth.signup", { email: `ip${i}@example.com`, password: PASSWORD }),
+      );
     }
     // Earlier tests in this file used some of the hour's allowance from this address.
     const limited = results.find((r) => !r.ok);

@@ -70,7 +70,10 @@ export function createAuthService({ repo, sessions, throttle, mailer, publicUrl,
   return {
     async signup(input: Credentials, ip: string): Promise<{ message: string }> {
       await throttle.consume(`signup-ip:${ip}`, LIMITS.signupPerIp);
-      const user = await repo.createAccountWithUser(input.email, await hashPassword(input.password));
+      const user = await repo.createAccountWithUser(
+        input.email,
+        await hashPassword(input.password),
+      );
       if (user) {
         await sendConfirmation(user);
         return { message: MESSAGES.signupSuccess };

@@ -9,9 +9,7 @@ import { createCaller } from "../trpc/app.router.ts";
 import { createContextInner } from "../trpc/init.ts";
 
 export function callerFor(request: FastifyRequest, services: Services) {
-  return createCaller(
-    createContextInner({ services, session: request.session, ip: request.ip }),
-  );
+  return createCaller(createContextInner({ services, session: request.session, ip: request.ip }));
 }
 
 export async function restPlugin(app: FastifyInstance, { services }: { services: Services }) {

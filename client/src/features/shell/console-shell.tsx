@@ -46,7 +46,11 @@ export default function ConsoleShell() {
       </header>
       <nav className="sidebar" aria-label="Console">
         {NAV.map((item) => (
-          <NavLink key={item.to} to={item.to} className={({ isActive }) => (isActive ? "active" : "")}>
+          <NavLink
+            key={item.to}
+            to={item.to}
+            className={({ isActive }) => (isActive ? "active" : "")}
+          >
             {item.label}
           </NavLink>
         ))}

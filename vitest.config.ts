@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 // databases, and browser journeys in test/e2e against the built app in Chromium.
 export default defineConfig({
   test: {
+    reporters: ["default", "./test/helpers/summary-reporter.ts"],
     projects: [
       {
         test: {

@@ -22,6 +22,8 @@ export type BuildOptions = {
   mailer?: Mailer;
   now?: () => Date;
   clientDir?: string;
+  /** Where logs go (tests capture them); stdout by default. */
+  logStream?: NodeJS.WritableStream;
 };
 
 declare module "fastify" {
@@ -38,6 +40,7 @@ export async function buildApp(
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       // Never log credentials: no headers, and paths without their query strings.
       redact: { paths: ["req.headers", "res.headers"], remove: true },
       serializers: {

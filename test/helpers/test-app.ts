@@ -40,7 +40,11 @@ export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
 
 export async function startTestApp(
   kind: DbKind,
-  options: { clock?: TestClock; env?: Record<string, string> } = {},
+  options: {
+    clock?: TestClock;
+    env?: Record<string, string>;
+    logStream?: NodeJS.WritableStream;
+  } = {},
 ) {
   const port = await freePort();
   const smtp = await startSmtpCapture();
@@ -63,7 +67,12 @@ export async function startTestApp(
   } catch {
     clientDir = undefined;
   }
-  const app: FastifyInstance = await buildApp(config, { database, now: clock.now, clientDir });
+  const app: FastifyInstance = await buildApp(config, {
+    database,
+    now: clock.now,
+    clientDir,
+    logStream: options.logStream,
+  });
   await app.listen({ port, host: "127.0.0.1" });
   return {
     app,

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+describe("loadConfig", () => {
+  it("needs nothing: port 3000, embedded database under ./data, links to localhost", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.dataDir).toMatch(/\/data$/);
+    expect(config.publicUrl).toBe("http://localhost:3000");
+  });
+
+  it("derives PUBLIC_URL from PORT and drops a trailing slash from an explicit one", () => {
+    expect(loadConfig({ PORT: "4100" }).publicUrl).toBe("http://localhost:4100");
+    expect(loadConfig({ PUBLIC_URL: "https://warden.example.com/" }).publicUrl).toBe(
+      "https://warden.example.com",
+    );
+  });
+
+  it.each([
+    [{ PORT: "abc" }, /^PORT: .*\(got "abc"\)$/],
+    [{ PORT: "70000" }, /^PORT: must be between 1 and 65535/],
+    [{ DATABASE_URL: "mysql://x" }, /^DATABASE_URL: must be a postgres/],
+    [{ PUBLIC_URL: "localhost:3000" }, /^PUBLIC_URL: must be an http/],
+    [{ SMTP_URL: "http://mail" }, /^SMTP_URL: must be an smtp/],
+    [{ LOG_LEVEL: "loud" }, /^LOG_LEVEL: must be one of/],
+    [{ TRUST_PROXY: "maybe" }, /^TRUST_PROXY: must be true or false/],
+  ])("rejects %o with one line naming the variable", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

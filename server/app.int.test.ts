@@ -88,7 +88,9 @@ describe("logs", () => {
       const password = "very secret password";
       await c.mutate("auth.signup", { email: "logs@example.com", password });
       const mail = await t.smtp.waitFor("logs@example.com", "Confirm");
-      const token = new URL(mail.text.match(/https?:\/\/\S+/)?.[0] ?? "").searchParams.get("tokenHash");
+      const token = new URL(mail.text.match(/https?:\/\/\S+/)?.[0] ?? "").searchParams.get(
+        "tokenHash",
+      );
       await c.request(`/reset-password?tokenHash=${token}&type=recovery&email=x`);
       await c.mutate("auth.confirmEmail", { tokenHash: token, email: "logs@example.com" });
       await c.mutate("auth.login", { email: "logs@example.com", password });
@@ -122,7 +124,9 @@ describe("outbox without SMTP", () => {
       expect(files).toHaveLength(1);
       const eml = await readFile(join(dataDir, "outbox", files[0] ?? ""), "utf8");
       expect(eml).toContain("Subject: Confirm your Warden account");
-      expect(eml.replace(/=\r?\n/g, "")).toContain(`${t.config.publicUrl}/confirm-email?tokenHash=3D`);
+      expect(eml.replace(/=\r?\n/g, "")).toContain(
+        `${t.config.publicUrl}/confirm-email?tokenHash=3D`,
+      );
     } finally {
       await t.close();
     }

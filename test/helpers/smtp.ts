@@ -1,5 +1,4 @@
 /** A real SMTP server on a free local port that keeps every message it receives. */
-import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 export type CapturedMail = { to: string; subject: string; text: string };
@@ -11,14 +10,13 @@ export async function startSmtpCapture() {
     disabledCommands: ["STARTTLS"],
     logger: false,
     onData(stream, _session, callback) {
-      simpleParser(stream).then(
-        (mail: ParsedMail) => {
-          const to = Array.isArray(mail.to) ? mail.to[0]?.text : mail.to?.text;
-          messages.push({ to: to ?? "", subject: mail.subject ?? "", text: mail.text ?? "" });
-          callback();
-        },
-        (error: Error) => callback(error),
-      );
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("error", callback);
+      stream.on("end", () => {
+        messages.push(parseMessage(Buffer.concat(chunks).toString("utf8")));
+        callback();
+      });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -47,4 +45,29 @@ export function linkIn(mail: CapturedMail, path: string): URL {
   const match = mail.text.match(/https?:\/\/\S+/g)?.find((href) => new URL(href).pathname === path);
   if (!match) throw new Error(`no ${path} link in "${mail.subject}"`);
   return new URL(match);
+}
+
+/**
+ * Reads the headers and the plain-text body of one message as nodemailer writes it
+ * (a single text part, 7bit, quoted-printable or base64).
+ */
+export function parseMessage(raw: string): CapturedMail {
+  const split = raw.search(/\r?\n\r?\n/);
+  const head = raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ");
+  const body = raw.slice(split).replace(/^\r?\n\r?\n/, "");
+  const header = (name: string) =>
+    new RegExp(`^${name}:\\s*(.*)$`, "im").exec(head)?.[1]?.trim() ?? "";
+  const encoding = header("Content-Transfer-Encoding").toLowerCase();
+  let text = body;
+  if (encoding === "quoted-printable") {
+    const bytes = body
+      .replace(/=\r?\n/g, "")
+      .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) =>
+        String.fromCharCode(Number.parseInt(hex, 16)),
+      );
+    text = Buffer.from(bytes, "latin1").toString("utf8");
+  } else if (encoding === "base64") {
+    text = Buffer.from(body, "base64").toString("utf8");
+  }
+  return { to: header("To"), subject: header("Subject"), text: text.replace(/\r\n/g, "\n") };
 }

@@ -17,10 +17,32 @@ const SCHEMA_PATH = join(PRISMA_DIR, "schema.prisma");
 const MIGRATIONS_DIR = join(PRISMA_DIR, "migrations");
 const NO_FILTERS = { externalTables: [], externalEnums: [] };
 
-let wasmReady: Promise<void> | undefined;
+/**
+ * The generated bindings keep the WASM instance in their own module, which Node loads once,
+ * while this file may be loaded more than once (vitest loads it per project). So the
+ * instance and a lock live on globalThis: a second instantiation would swap the memory
+ * under a running engine.
+ */
+type EngineGlobal = {
+  wasmReady?: Promise<void>;
+  queue: Promise<unknown>;
+  lastPanic?: string;
+};
+const KEY = Symbol.for("warden.schema-engine");
+const shared: EngineGlobal = ((globalThis as Record<symbol, EngineGlobal>)[KEY] ??= {
+  queue: Promise.resolve(),
+});
+
+// The engine reports a Rust panic through this hook before it traps; without it the hook
+// itself throws and takes the process down.
+(globalThis as { PRISMA_WASM_PANIC_REGISTRY?: unknown }).PRISMA_WASM_PANIC_REGISTRY ??= {
+  set_message(message: string) {
+    shared.lastPanic = message;
+  },
+};
 
 function loadWasm(): Promise<void> {
-  wasmReady ??= (async () => {
+  shared.wasmReady ??= (async () => {
     const require = createRequire(import.meta.url);
     const wasmPath = join(
       dirname(require.resolve("@prisma/schema-engine-wasm")),
@@ -32,7 +54,21 @@ function loadWasm(): Promise<void> {
     bg.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
   })();
-  return wasmReady;
+  return shared.wasmReady;
+}
+
+/** Runs one engine session at a time in this process. */
+function exclusive<T>(work: () => Promise<T>): Promise<T> {
+  const run = shared.queue.then(work, work);
+  shared.queue = run.catch(() => {});
+  return run.catch((error: unknown) => {
+    if (shared.lastPanic) {
+      const panic = shared.lastPanic;
+      shared.lastPanic = undefined;
+      throw new Error(`schema engine panicked: ${panic}`, { cause: error });
+    }
+    throw error;
+  });
 }
 
 async function openEngine(adapterFactory: SqlMigrationAwareDriverAdapterFactory) {
@@ -75,25 +111,31 @@ export async function readMigrationsList() {
 }
 
 /** Applies pending migrations; returns the names applied (empty when up to date). */
-export async function applyMigrations(
+export function applyMigrations(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,
 ): Promise<string[]> {
-  const engine = await openEngine(adapterFactory);
-  try {
-    const result = await engine.applyMigrations({
-      migrationsList: await readMigrationsList(),
-      filters: NO_FILTERS,
-    });
-    return result.appliedMigrationNames;
-  } finally {
-    engine.free();
-  }
+  return exclusive(async () => {
+    const engine = await openEngine(adapterFactory);
+    try {
+      const result = await engine.applyMigrations({
+        migrationsList: await readMigrationsList(),
+        filters: NO_FILTERS,
+      });
+      return result.appliedMigrationNames;
+    } finally {
+      engine.free();
+    }
+  });
 }
 
 /** SQL that takes a database at the state of the migrations folder to the current schema. */
-export async function diffSchemaAgainstMigrations(
+export function diffSchemaAgainstMigrations(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,
 ): Promise<string> {
+  return exclusive(() => diffNow(adapterFactory));
+}
+
+async function diffNow(adapterFactory: SqlMigrationAwareDriverAdapterFactory): Promise<string> {
   const engine = await openEngine(adapterFactory);
   try {
     const migrationsList = await readMigrationsList();

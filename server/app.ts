@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/database.ts";
+import { createEncryptor, loadOrCreateKeyFile } from "./lib/encryption.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
 import { createServices, type Services } from "./services.ts";
 import { toPublicError } from "./transport/errors.ts";
@@ -74,6 +75,7 @@ export async function buildApp(
     prisma: database.prisma,
     mailer,
     publicUrl: config.publicUrl,
+    encryptor: createEncryptor(config.encryptionKey ?? (await loadOrCreateKeyFile(config.dataDir))),
     now: options.now ?? (() => new Date()),
   });
   app.decorate("services", services);

@@ -1,6 +1,7 @@
 /** Configuration from the environment, parsed once; a bad value is one clear line. */
 import { resolve } from "node:path";
 import { z } from "zod";
+import { parseEncryptionKey } from "./lib/encryption.ts";
 
 const optionalUrl = (protocols: string[], hint: string) =>
   z
@@ -34,6 +35,14 @@ const ZEnv = z.object({
   PUBLIC_URL: optionalUrl(["http:", "https:"], "must be an http:// or https:// URL"),
   SMTP_URL: optionalUrl(["smtp:", "smtps:"], "must be an smtp:// or smtps:// URL"),
   MAIL_FROM: z.string().trim().min(3).default("Warden <no-reply@localhost>"),
+  ENCRYPTION_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? parseEncryptionKey(value) : undefined))
+    .refine((key) => key !== null, {
+      message: "must be 32 bytes written as base64 or 64 hex digits (openssl rand -base64 32)",
+    }),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "must be one of fatal, error, warn, info, debug, trace, silent",
@@ -53,9 +62,12 @@ export type Config = {
   publicUrl: string;
   smtpUrl?: string;
   mailFrom: string;
+  /** Key for secrets at rest; absent in embedded mode means "generated into DATA_DIR". */
+  encryptionKey?: Buffer;
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
   trustProxy: boolean;
 };
+
 
 export class ConfigError extends Error {}
 
@@ -65,10 +77,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? "environment");
-    const got = env[name] === undefined ? "" : ` (got "${env[name]}")`;
+    // Never echo a secret back into logs.
+    const got = env[name] === undefined || name === "ENCRYPTION_KEY" ? "" : ` (got "${env[name]}")`;
     throw new ConfigError(`${name}: ${issue?.message}${got}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_URL && !e.ENCRYPTION_KEY) {
+    throw new ConfigError(
+      "ENCRYPTION_KEY: required with DATABASE_URL (32 bytes as base64 or hex, e.g. openssl rand -base64 32)",
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -77,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    encryptionKey: e.ENCRYPTION_KEY ?? undefined,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
   };

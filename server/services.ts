@@ -1,9 +1,18 @@
 /** Wires repositories and services once per app; transports receive this object. */
 import type { PrismaClient } from "./db/generated/client.ts";
+import type { Encryptor } from "./lib/encryption.ts";
 import type { Mailer } from "./lib/mailer.ts";
 import { createAuthRepository } from "./modules/auth/auth.repository.ts";
 import { createAuthService } from "./modules/auth/auth.service.ts";
 import { createSessionService } from "./modules/auth/session.service.ts";
+import { createBlocklistRepository } from "./modules/blocklist/blocklist.repository.ts";
+import { createBlocklistService } from "./modules/blocklist/blocklist.service.ts";
+import { createRulesRepository } from "./modules/rules/rules.repository.ts";
+import { createRulesService } from "./modules/rules/rules.service.ts";
+import { createSettingsRepository } from "./modules/settings/settings.repository.ts";
+import { createSettingsService } from "./modules/settings/settings.service.ts";
+import { createTemplatesRepository } from "./modules/templates/templates.repository.ts";
+import { createTemplatesService } from "./modules/templates/templates.service.ts";
 import { createThrottleRepository } from "./modules/throttle/throttle.repository.ts";
 import { createThrottleService } from "./modules/throttle/throttle.service.ts";
 
@@ -11,10 +20,18 @@ export type ServiceDeps = {
   prisma: PrismaClient;
   mailer: Mailer;
   publicUrl: string;
+  /** Seals merchant secrets at rest (AES-256-GCM). */
+  encryptor: Encryptor;
   now: () => Date;
 };
 
-export function createServices({ prisma, mailer, publicUrl, now }: ServiceDeps) {
+export function createServices({
+  prisma,
+  mailer,
+  publicUrl,
+  encryptor,
+  now,
+}: ServiceDeps) {
   const authRepo = createAuthRepository(prisma);
   const sessions = createSessionService(authRepo, now);
   const throttle = createThrottleService(createThrottleRepository(prisma), now);
@@ -23,6 +40,10 @@ export function createServices({ prisma, mailer, publicUrl, now }: ServiceDeps) 
     sessions,
     throttle,
     auth,
+    rules: createRulesService(createRulesRepository(prisma)),
+    templates: createTemplatesService(createTemplatesRepository(prisma)),
+    blocklist: createBlocklistService(createBlocklistRepository(prisma)),
+    settings: createSettingsService({ repo: createSettingsRepository(prisma), encryptor }),
     async ping(): Promise<void> {
       await prisma.$queryRaw`SELECT 1`;
     },

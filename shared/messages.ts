@@ -21,6 +21,11 @@ export const MESSAGES = {
     "Too many failed login attempts for this email. Please wait 15 minutes and try again.",
   tooManyRequests: "Too many requests. Please wait a moment and try again.",
   signInRequired: "Please log in.",
+  settingsSaved: "Settings saved!",
+  loadingBlocklist: "Loading blocklist…",
+  blocklistNote:
+    "Users with emails from blocked providers are blocked at checkout, and blocked countries are blocked for payments.",
+  underDevelopment: "Under development",
 } as const;
 
 /** How long after a successful reset the page moves to /login. */

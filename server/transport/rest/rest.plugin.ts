@@ -7,12 +7,16 @@ import { ZCredentials } from "../../../shared/schemas/auth.ts";
 import type { Services } from "../../services.ts";
 import { createCaller } from "../trpc/app.router.ts";
 import { createContextInner } from "../trpc/init.ts";
+import { consoleRoutes } from "./console.routes.ts";
+import { openapiPlugin } from "./openapi.plugin.ts";
 
 export function callerFor(request: FastifyRequest, services: Services) {
   return createCaller(createContextInner({ services, session: request.session, ip: request.ip }));
 }
 
 export async function restPlugin(app: FastifyInstance, { services }: { services: Services }) {
+  await app.register(openapiPlugin);
+
   /** Exchanges credentials for a bearer token, for scripts and other backends. */
   app.post("/auth/login", async (request) => {
     const input = ZCredentials.parse(request.body);
@@ -23,4 +27,6 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
   app.post("/auth/logout", async (request) => callerFor(request, services).auth.logout());
 
   app.get("/me", async (request) => ({ user: await callerFor(request, services).auth.me() }));
+
+  await app.register(consoleRoutes, { services });
 }

@@ -1,8 +1,18 @@
 import { authRouter } from "./auth.router.ts";
+import { blocklistRouter } from "./blocklist.router.ts";
+import { dashboardRouter } from "./dashboard.router.ts";
 import { createCallerFactory, router } from "./init.ts";
+import { rulesRouter } from "./rules.router.ts";
+import { settingsRouter } from "./settings.router.ts";
+import { templatesRouter } from "./templates.router.ts";
 
 export const appRouter = router({
   auth: authRouter,
+  dashboard: dashboardRouter,
+  rules: rulesRouter,
+  templates: templatesRouter,
+  blocklist: blocklistRouter,
+  settings: settingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,9 +1,67 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { RULE_CATALOG, RULE_GROUPS } from "../../../../shared/catalog/rules.ts";
+import { MESSAGES } from "../../../../shared/messages.ts";
+import type { RuleKey, Rules } from "../../../../shared/schemas/rules.ts";
+import { LoadError, SaveStatus } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
+import { ToggleList } from "../../components/toggle-list.tsx";
+import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { useAutosave } from "../../lib/use-autosave.ts";
+import { ThresholdInput } from "./threshold-input.tsx";
 
 export default function RulesPage() {
   return (
     <SignedIn>
       <h1>Detection Rules (Standard + Advanced)</h1>
+      <RulesEditor />
     </SignedIn>
+  );
+}
+
+function RulesEditor() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const query = useQuery(trpc.rules.get.queryOptions());
+  const put = useMutation(trpc.rules.put.mutationOptions());
+  const rules = useAutosave<Rules>({
+    data: query.data,
+    save: put.mutateAsync,
+    onSaved: (saved) => queryClient.setQueryData(trpc.rules.get.queryKey(), saved),
+  });
+
+  if (query.isError) return <LoadError what="your rules" error={errorMessage(query.error)} />;
+  const value = rules.value;
+  if (!value) return <p className="loading">Loading…</p>;
+
+  const toggle = (key: RuleKey) =>
+    rules.update((current) => ({ ...current, [key]: !current[key] }));
+  return (
+    <>
+      {RULE_GROUPS.map((group) => (
+        <section key={group.id} className="config-section" aria-labelledby={`group-${group.id}`}>
+          <h2 id={`group-${group.id}`}>{group.title}</h2>
+          <ToggleList
+            label={group.title}
+            items={RULE_CATALOG.filter((rule) => rule.group === group.id).map((rule) => ({
+              ...rule,
+              note: rule.group === "development" ? MESSAGES.underDevelopment : undefined,
+            }))}
+            values={value}
+            onToggle={toggle}
+            extra={(key) =>
+              key === "rule_high_risk" && (
+                <ThresholdInput
+                  value={value.risk_level_threshold}
+                  onChange={(threshold) =>
+                    rules.update((current) => ({ ...current, risk_level_threshold: threshold }))
+                  }
+                />
+              )
+            }
+          />
+        </section>
+      ))}
+      <SaveStatus saving={rules.saving} error={rules.error} />
+    </>
   );
 }

@@ -1,0 +1,72 @@
+/**
+ * Settings use cases. The Stripe secret key and webhook signing secret are sealed with
+ * AES-256-GCM before they reach the repository and only their hints are ever returned;
+ * a blank secret in an update keeps the stored one.
+ */
+import {
+  type SettingsUpdate,
+  type SettingsView,
+  secretHint,
+} from "../../../shared/schemas/settings.ts";
+import type { Encryptor } from "../../lib/encryption.ts";
+import type { SealedSecret, SettingsRepository, SettingsRow } from "./settings.repository.ts";
+
+type SecretField = "stripe_secret" | "stripe_webhook_secret";
+
+type Deps = {
+  repo: SettingsRepository;
+  encryptor: Encryptor;
+  /** The account's Stripe webhook URL once the Stripe receiver exists; null until then. */
+  webhookUrlFor?: (accountId: string) => string | null;
+};
+
+export function createSettingsService({ repo, encryptor, webhookUrlFor = () => null }: Deps) {
+  // The associated data ties each ciphertext to its account and field.
+  const aad = (accountId: string, field: SecretField) => `${accountId}:${field}`;
+
+  const seal = (accountId: string, field: SecretField, value: string): SealedSecret | undefined =>
+    value === ""
+      ? undefined
+      : { cipher: encryptor.seal(value, aad(accountId, field)), hint: secretHint(value) };
+
+  const view = (row: SettingsRow): SettingsView => ({
+    app_name: row.appName,
+    contact_email: row.contactEmail,
+    stripe_secret: row.stripeSecretHint ?? "",
+    stripe_publishable: row.stripePublishable,
+    stripe_webhook_secret: row.stripeWebhookSecretHint ?? "",
+    stripe_webhook_url: webhookUrlFor(row.accountId),
+  });
+
+  return {
+    async get(accountId: string): Promise<SettingsView> {
+      return view(await repo.findOrCreate(accountId));
+    },
+
+    async put(accountId: string, update: SettingsUpdate): Promise<SettingsView> {
+      const row = await repo.save(accountId, {
+        appName: update.app_name,
+        contactEmail: update.contact_email,
+        stripePublishable: update.stripe_publishable,
+        stripeSecret: seal(accountId, "stripe_secret", update.stripe_secret),
+        stripeWebhookSecret: seal(accountId, "stripe_webhook_secret", update.stripe_webhook_secret),
+      });
+      return view(row);
+    },
+
+    /** The decrypted Stripe credentials, for server-side Stripe calls only; never for a client. */
+    async stripeCredentials(
+      accountId: string,
+    ): Promise<{ secretKey: string | null; webhookSecret: string | null }> {
+      const row = await repo.findOrCreate(accountId);
+      const open = (cipher: string | null, field: SecretField) =>
+        cipher === null ? null : encryptor.open(cipher, aad(accountId, field));
+      return {
+        secretKey: open(row.stripeSecretCipher, "stripe_secret"),
+        webhookSecret: open(row.stripeWebhookSecretCipher, "stripe_webhook_secret"),
+      };
+    },
+  };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;

@@ -1,0 +1,95 @@
+/**
+ * GET/PUT /api/rules, /api/templates, /api/blocklist, /api/settings and GET /api/dashboard:
+ * the documented REST paths, each calling the same tRPC procedure as the console. The JSON
+ * schemas here only document the API; the shared zod schemas inside the procedures are the
+ * one validator, so Fastify's own validation and serialization are switched off.
+ */
+import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
+import { ZBlocklist, ZBlocklistView } from "../../../shared/schemas/blocklist.ts";
+import { ZRules } from "../../../shared/schemas/rules.ts";
+import { ZSettingsInput, ZSettingsView } from "../../../shared/schemas/settings.ts";
+import { ZTemplates } from "../../../shared/schemas/templates.ts";
+import type { Services } from "../../services.ts";
+import { ZDashboardRows } from "../trpc/dashboard.router.ts";
+import { ERROR_BODY, jsonSchema } from "./openapi.plugin.ts";
+import { callerFor } from "./rest.plugin.ts";
+
+const security = [{ bearerAuth: [] }];
+
+function docs(
+  tag: string,
+  summary: string,
+  response: z.ZodType,
+  body?: z.ZodType,
+): { schema: Record<string, unknown> } {
+  return {
+    schema: {
+      tags: [tag],
+      summary,
+      security,
+      ...(body && { body: jsonSchema(body, "input") }),
+      response: {
+        200: jsonSchema(response),
+        ...(body && { 400: ERROR_BODY }),
+        401: ERROR_BODY,
+      },
+    },
+  };
+}
+
+export async function consoleRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  const caller = (request: Parameters<typeof callerFor>[0]) => callerFor(request, services);
+
+  app.get(
+    "/dashboard",
+    docs("dashboard", "The account's transactions", ZDashboardRows),
+    (request) => caller(request).dashboard.list(),
+  );
+
+  app.get("/rules", docs("rules", "Rules settings, merged over defaults", ZRules), (request) =>
+    caller(request).rules.get(),
+  );
+  app.put("/rules", docs("rules", "Replace the whole rules object", ZRules, ZRules), (request) =>
+    caller(request).rules.put(request.body as z.input<typeof ZRules>),
+  );
+
+  app.get("/templates", docs("templates", "Template flags", ZTemplates), (request) =>
+    caller(request).templates.get(),
+  );
+  app.put(
+    "/templates",
+    docs("templates", "Replace the whole templates object", ZTemplates, ZTemplates),
+    (request) => caller(request).templates.put(request.body as z.input<typeof ZTemplates>),
+  );
+
+  app.get(
+    "/blocklist",
+    docs("blocklist", "Blocked countries and providers", ZBlocklistView),
+    (request) => caller(request).blocklist.get(),
+  );
+  app.put(
+    "/blocklist",
+    docs("blocklist", "Replace the whole block list", ZBlocklistView, ZBlocklist),
+    (request) => caller(request).blocklist.put(request.body as z.input<typeof ZBlocklist>),
+  );
+
+  app.get(
+    "/settings",
+    docs("settings", "Settings; secrets come back only as hints", ZSettingsView),
+    (request) => caller(request).settings.get(),
+  );
+  app.put(
+    "/settings",
+    docs(
+      "settings",
+      "Replace the settings; a blank secret keeps the stored one",
+      ZSettingsView,
+      ZSettingsInput,
+    ),
+    (request) => caller(request).settings.put(request.body as z.input<typeof ZSettingsInput>),
+  );
+}

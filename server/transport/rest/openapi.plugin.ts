@@ -1,0 +1,56 @@
+/**
+ * The REST API's OpenAPI document (/api/openapi.json) and docs page (/api/docs). Registered
+ * without encapsulation before the routes, so @fastify/swagger sees every /api route.
+ */
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { z } from "zod";
+
+export const openapiPlugin = fp(async (app: FastifyInstance) => {
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Warden API",
+        version: "1",
+        description:
+          "Console configuration for scripts and other backends. Authenticate with " +
+          "`Authorization: Bearer <token>` from POST /api/auth/login.",
+      },
+      components: {
+        securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+});
+
+/** A shared zod schema as plain JSON Schema for the OpenAPI document. */
+export function jsonSchema(schema: z.ZodType, io: "input" | "output" = "output") {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
+  return rest;
+}
+
+/** The error body every failure shares (server/transport/errors.ts). */
+export const ERROR_BODY = {
+  type: "object",
+  properties: {
+    error: {
+      type: "object",
+      properties: {
+        code: { type: "string" },
+        message: { type: "string" },
+        issues: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { path: { type: "string" }, message: { type: "string" } },
+          },
+        },
+      },
+    },
+  },
+} as const;

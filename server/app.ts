@@ -75,6 +75,7 @@ export async function buildApp(
     prisma: database.prisma,
     mailer,
     publicUrl: config.publicUrl,
+    socialUrl: config.socialUrl,
     encryptor: createEncryptor(config.encryptionKey ?? (await loadOrCreateKeyFile(config.dataDir))),
     now: options.now ?? (() => new Date()),
   });

@@ -43,6 +43,7 @@ const ZEnv = z.object({
     .refine((key) => key !== null, {
       message: "must be 32 bytes written as base64 or 64 hex digits (openssl rand -base64 32)",
     }),
+  SOCIAL_URL: optionalUrl(["http:", "https:"], "must be an http:// or https:// URL"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "must be one of fatal, error, warn, info, debug, trace, silent",
@@ -62,12 +63,15 @@ export type Config = {
   publicUrl: string;
   smtpUrl?: string;
   mailFrom: string;
+  /** The project's social media profile, linked from the landing page footer. */
+  socialUrl: string;
   /** Key for secrets at rest; absent in embedded mode means "generated into DATA_DIR". */
   encryptionKey?: Buffer;
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
   trustProxy: boolean;
 };
 
+export const DEFAULT_SOCIAL_URL = "https://x.com/wardenhq";
 
 export class ConfigError extends Error {}
 
@@ -95,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    socialUrl: e.SOCIAL_URL ?? DEFAULT_SOCIAL_URL,
     encryptionKey: e.ENCRYPTION_KEY ?? undefined,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -15,11 +15,14 @@ import { createTemplatesRepository } from "./modules/templates/templates.reposit
 import { createTemplatesService } from "./modules/templates/templates.service.ts";
 import { createThrottleRepository } from "./modules/throttle/throttle.repository.ts";
 import { createThrottleService } from "./modules/throttle/throttle.service.ts";
+import { createWaitlistRepository } from "./modules/waitlist/waitlist.repository.ts";
+import { createWaitlistService } from "./modules/waitlist/waitlist.service.ts";
 
 export type ServiceDeps = {
   prisma: PrismaClient;
   mailer: Mailer;
   publicUrl: string;
+  socialUrl: string;
   /** Seals merchant secrets at rest (AES-256-GCM). */
   encryptor: Encryptor;
   now: () => Date;
@@ -29,6 +32,7 @@ export function createServices({
   prisma,
   mailer,
   publicUrl,
+  socialUrl,
   encryptor,
   now,
 }: ServiceDeps) {
@@ -36,10 +40,17 @@ export function createServices({
   const sessions = createSessionService(authRepo, now);
   const throttle = createThrottleService(createThrottleRepository(prisma), now);
   const auth = createAuthService({ repo: authRepo, sessions, throttle, mailer, publicUrl, now });
+  const waitlist = createWaitlistService({
+    repo: createWaitlistRepository(prisma),
+    throttle,
+    socialUrl,
+    now,
+  });
   return {
     sessions,
     throttle,
     auth,
+    waitlist,
     rules: createRulesService(createRulesRepository(prisma)),
     templates: createTemplatesService(createTemplatesRepository(prisma)),
     blocklist: createBlocklistService(createBlocklistRepository(prisma)),

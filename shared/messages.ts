@@ -21,6 +21,15 @@ export const MESSAGES = {
     "Too many failed login attempts for this email. Please wait 15 minutes and try again.",
   tooManyRequests: "Too many requests. Please wait a moment and try again.",
   signInRequired: "Please log in.",
+  waitlistInvalidEmail: "Please enter a valid email.",
+  waitlistJoined: "Thanks! You are on the list.",
+  waitlistAlreadyListed: "You are already on the list.",
+  waitlistFailed: "Something went wrong. Please try again.",
+  waitlistSubmitting: "Submitting...",
+  waitlistPlaceholder: "Enter your E-mail",
+  waitlistNote: "No spam, just project news.",
+  waitlistTooManyRequests:
+    "Too many attempts from your network. Please wait a minute and try again.",
   settingsSaved: "Settings saved!",
   loadingBlocklist: "Loading blocklist…",
   blocklistNote:

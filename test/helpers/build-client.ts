@@ -16,11 +16,19 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const outDir = await mkdtemp(join(tmpdir(), "warden-client-"));
-  await build({
-    configFile: "vite.config.ts",
-    logLevel: "warn",
-    build: { outDir, emptyOutDir: true, sourcemap: false },
-  });
+  // Vitest sets NODE_ENV=test, which makes Vite bundle React's development build; test what
+  // visitors get instead.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
+  try {
+    await build({
+      configFile: "vite.config.ts",
+      logLevel: "warn",
+      build: { outDir, emptyOutDir: true, sourcemap: false },
+    });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
   project.provide("clientDir", outDir);
   return async () => {
     await rm(outDir, { recursive: true, force: true });

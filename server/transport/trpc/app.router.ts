@@ -5,9 +5,11 @@ import { createCallerFactory, router } from "./init.ts";
 import { rulesRouter } from "./rules.router.ts";
 import { settingsRouter } from "./settings.router.ts";
 import { templatesRouter } from "./templates.router.ts";
+import { waitlistRouter } from "./waitlist.router.ts";
 
 export const appRouter = router({
   auth: authRouter,
+  waitlist: waitlistRouter,
   dashboard: dashboardRouter,
   rules: rulesRouter,
   templates: templatesRouter,

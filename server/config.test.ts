@@ -29,4 +29,11 @@ describe("loadConfig", () => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
   });
+
+  it("does not echo values that may hold a password", () => {
+    const url = "mysql://root:hunter2@db/warden";
+    expect(() => loadConfig({ DATABASE_URL: url })).toThrow(/^DATABASE_URL: must be a postgres/);
+    expect(() => loadConfig({ DATABASE_URL: url })).not.toThrow(/hunter2/);
+    expect(() => loadConfig({ SMTP_URL: "http://u:hunter2@mail" })).not.toThrow(/hunter2/);
+  });
 });

@@ -81,8 +81,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? "environment");
-    // Never echo a secret back into logs.
-    const got = env[name] === undefined || name === "ENCRYPTION_KEY" ? "" : ` (got "${env[name]}")`;
+    // Never echo a secret back into logs: keys and URLs that may carry a password.
+    const secret = ["ENCRYPTION_KEY", "DATABASE_URL", "SMTP_URL"].includes(name);
+    const got = env[name] === undefined || secret ? "" : ` (got "${env[name]}")`;
     throw new ConfigError(`${name}: ${issue?.message}${got}`);
   }
   const e = parsed.data;

@@ -8,21 +8,25 @@ import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/database.ts";
 import { createEncryptor, loadOrCreateKeyFile } from "./lib/encryption.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
+import { createStripeClientFactory } from "./lib/stripe-client.ts";
 import { createServices, type Services } from "./services.ts";
 import { toPublicError } from "./transport/errors.ts";
 import { clientPlugin } from "./transport/http/client.plugin.ts";
 import { sessionPlugin } from "./transport/http/session.plugin.ts";
 import { restPlugin } from "./transport/rest/rest.plugin.ts";
 import { trpcPlugin } from "./transport/trpc/trpc.plugin.ts";
+import { stripeWebhookPlugin } from "./transport/webhooks/stripe-webhook.plugin.ts";
 
 export const CLIENT_DIR = resolve(import.meta.dirname, "../dist/client");
 
 export type BuildOptions = {
-  /** An already-open database (tests); otherwise opened from the config. */
+  /** An already-open database, which the caller closes; otherwise opened from the config. */
   database?: Database;
   mailer?: Mailer;
   now?: () => Date;
   clientDir?: string;
+  /** Carry out decided Stripe actions in this process (default true; tests may hold them). */
+  runStripeActions?: boolean;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream;
 };
@@ -77,12 +81,16 @@ export async function buildApp(
     publicUrl: config.publicUrl,
     socialUrl: config.socialUrl,
     encryptor: createEncryptor(config.encryptionKey ?? (await loadOrCreateKeyFile(config.dataDir))),
+    stripeFor: createStripeClientFactory(config.stripeApiBase),
+    log: app.log,
     now: options.now ?? (() => new Date()),
   });
   app.decorate("services", services);
   app.decorate("database", database);
+  if (options.runStripeActions !== false) services.stripeActions.start();
   app.addHook("onClose", async () => {
-    await database.close();
+    await services.stripeActions.stop();
+    if (!options.database) await database.close();
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -107,6 +115,7 @@ export async function buildApp(
     secureCookie: config.publicUrl.startsWith("https:"),
   });
   await app.register(restPlugin, { prefix: "/api", services });
+  await app.register(stripeWebhookPlugin, { services });
   await app.register(clientPlugin, { clientDir: options.clientDir ?? CLIENT_DIR });
 
   return app;

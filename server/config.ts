@@ -44,6 +44,7 @@ const ZEnv = z.object({
       message: "must be 32 bytes written as base64 or 64 hex digits (openssl rand -base64 32)",
     }),
   SOCIAL_URL: optionalUrl(["http:", "https:"], "must be an http:// or https:// URL"),
+  STRIPE_API_BASE: optionalUrl(["http:", "https:"], "must be an http:// or https:// URL"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "must be one of fatal, error, warn, info, debug, trace, silent",
@@ -67,6 +68,8 @@ export type Config = {
   socialUrl: string;
   /** Key for secrets at rest; absent in embedded mode means "generated into DATA_DIR". */
   encryptionKey?: Buffer;
+  /** Where Stripe API calls go; unset means Stripe itself (tests point it at a stand-in). */
+  stripeApiBase?: string;
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
   trustProxy: boolean;
 };
@@ -102,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     socialUrl: e.SOCIAL_URL ?? DEFAULT_SOCIAL_URL,
     encryptionKey: e.ENCRYPTION_KEY ?? undefined,
+    stripeApiBase: e.STRIPE_API_BASE,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
   };

@@ -2,6 +2,7 @@
 import type { PrismaClient } from "./db/generated/client.ts";
 import type { Encryptor } from "./lib/encryption.ts";
 import type { Mailer } from "./lib/mailer.ts";
+import type { StripeClientFactory } from "./lib/stripe-client.ts";
 import { createAuthRepository } from "./modules/auth/auth.repository.ts";
 import { createAuthService } from "./modules/auth/auth.service.ts";
 import { createSessionService } from "./modules/auth/session.service.ts";
@@ -11,6 +12,9 @@ import { createRulesRepository } from "./modules/rules/rules.repository.ts";
 import { createRulesService } from "./modules/rules/rules.service.ts";
 import { createSettingsRepository } from "./modules/settings/settings.repository.ts";
 import { createSettingsService } from "./modules/settings/settings.service.ts";
+import { createStripeActionsService } from "./modules/stripe/stripe-actions.service.ts";
+import { createStripeEventsRepository } from "./modules/stripe/stripe-events.repository.ts";
+import { createStripeEventsService } from "./modules/stripe/stripe-events.service.ts";
 import { createTemplatesRepository } from "./modules/templates/templates.repository.ts";
 import { createTemplatesService } from "./modules/templates/templates.service.ts";
 import { createThrottleRepository } from "./modules/throttle/throttle.repository.ts";
@@ -25,6 +29,9 @@ export type ServiceDeps = {
   socialUrl: string;
   /** Seals merchant secrets at rest (AES-256-GCM). */
   encryptor: Encryptor;
+  /** Makes a Stripe client for a merchant's secret key (API base configurable for tests). */
+  stripeFor: StripeClientFactory;
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   now: () => Date;
 };
 
@@ -34,6 +41,8 @@ export function createServices({
   publicUrl,
   socialUrl,
   encryptor,
+  stripeFor,
+  log,
   now,
 }: ServiceDeps) {
   const authRepo = createAuthRepository(prisma);
@@ -46,15 +55,57 @@ export function createServices({
     socialUrl,
     now,
   });
+  const rules = createRulesService(createRulesRepository(prisma));
+  const blocklist = createBlocklistService(createBlocklistRepository(prisma));
+  const stripeRepo = createStripeEventsRepository(prisma);
+  const settings = createSettingsService({
+    repo: createSettingsRepository(prisma),
+    encryptor,
+    webhookUrlFor: async (accountId) =>
+      `${publicUrl}/webhooks/stripe/${(await stripeRepo.findEndpointId(accountId)).webhookEndpointId}`,
+  });
+  const secretKeyFor = async (accountId: string) =>
+    (await settings.stripeCredentials(accountId)).secretKey;
+  const stripeActions = createStripeActionsService({
+    repo: stripeRepo,
+    secretKeyFor,
+    stripeFor,
+    now,
+    log,
+  });
+  const stripeEvents = createStripeEventsService({
+    repo: stripeRepo,
+    policyFor: async (accountId) => ({
+      rules: await rules.get(accountId),
+      blocklist: await blocklist.get(accountId),
+    }),
+    async fetchCharge(accountId, chargeId) {
+      const secretKey = await secretKeyFor(accountId);
+      if (!secretKey) return null;
+      return stripeFor(secretKey)
+        .charges.retrieve(chargeId)
+        .catch(() => null);
+    },
+    onActionRecorded: () => stripeActions.kick(),
+    now,
+  });
   return {
     sessions,
     throttle,
     auth,
     waitlist,
-    rules: createRulesService(createRulesRepository(prisma)),
+    rules,
     templates: createTemplatesService(createTemplatesRepository(prisma)),
-    blocklist: createBlocklistService(createBlocklistRepository(prisma)),
-    settings: createSettingsService({ repo: createSettingsRepository(prisma), encryptor }),
+    blocklist,
+    settings,
+    stripeEvents,
+    stripeActions,
+    stripeWebhooks: {
+      accountForEndpoint: (endpointId: string) => stripeRepo.findAccountByEndpoint(endpointId),
+      async signingSecret(accountId: string): Promise<string | null> {
+        return (await settings.stripeCredentials(accountId)).webhookSecret;
+      },
+    },
     async ping(): Promise<void> {
       await prisma.$queryRaw`SELECT 1`;
     },

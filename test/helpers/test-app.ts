@@ -7,8 +7,10 @@ import type { FastifyInstance } from "fastify";
 import { inject } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
+import type { Database } from "../../server/db/database.ts";
 import { type DbKind, openTestDatabase } from "./databases.ts";
 import { startSmtpCapture } from "./smtp.ts";
+import { startStripeStandIn } from "./stripe-stand-in.ts";
 
 export type TestClock = { now: () => Date; advance(ms: number): void; set(date: Date): void };
 
@@ -44,10 +46,15 @@ export async function startTestApp(
     clock?: TestClock;
     env?: Record<string, string>;
     logStream?: NodeJS.WritableStream;
+    /** Reuse a database (to simulate a restart); it is then the caller's to close. */
+    database?: Database;
+    runStripeActions?: boolean;
   } = {},
 ) {
   const port = await freePort();
   const smtp = await startSmtpCapture();
+  // Every test app talks to its own Stripe stand-in: no test can reach the real Stripe.
+  const stripe = await startStripeStandIn();
   const dataDir = await mkdtemp(join(tmpdir(), "warden-test-"));
   const config = loadConfig({
     PORT: String(port),
@@ -55,10 +62,12 @@ export async function startTestApp(
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     SMTP_URL: smtp.url,
+    STRIPE_API_BASE: stripe.url,
     LOG_LEVEL: "silent",
     ...options.env,
   });
-  const database = await openTestDatabase(kind);
+  const ownDatabase = !options.database;
+  const database = options.database ?? (await openTestDatabase(kind));
   const clock = options.clock ?? testClock();
   // Browser tests get the client built for this run (see build-client.ts).
   let clientDir: string | undefined;
@@ -72,18 +81,23 @@ export async function startTestApp(
     now: clock.now,
     clientDir,
     logStream: options.logStream,
+    runStripeActions: options.runStripeActions,
   });
   await app.listen({ port, host: "127.0.0.1" });
   return {
     app,
     smtp,
+    stripe,
     clock,
     config,
     baseUrl: `http://127.0.0.1:${port}`,
     prisma: database.prisma,
+    database,
     async close() {
       await app.close();
       await smtp.close();
+      await stripe.close();
+      if (ownDatabase) await database.close();
     },
   };
 }

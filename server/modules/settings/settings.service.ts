@@ -16,11 +16,11 @@ type SecretField = "stripe_secret" | "stripe_webhook_secret";
 type Deps = {
   repo: SettingsRepository;
   encryptor: Encryptor;
-  /** The account's Stripe webhook URL once the Stripe receiver exists; null until then. */
-  webhookUrlFor?: (accountId: string) => string | null;
+  /** The account's Stripe webhook URL (PUBLIC_URL/webhooks/stripe/<endpointId>). */
+  webhookUrlFor?: (accountId: string) => Promise<string | null>;
 };
 
-export function createSettingsService({ repo, encryptor, webhookUrlFor = () => null }: Deps) {
+export function createSettingsService({ repo, encryptor, webhookUrlFor = async () => null }: Deps) {
   // The associated data ties each ciphertext to its account and field.
   const aad = (accountId: string, field: SecretField) => `${accountId}:${field}`;
 
@@ -29,13 +29,13 @@ export function createSettingsService({ repo, encryptor, webhookUrlFor = () => n
       ? undefined
       : { cipher: encryptor.seal(value, aad(accountId, field)), hint: secretHint(value) };
 
-  const view = (row: SettingsRow): SettingsView => ({
+  const view = async (row: SettingsRow): Promise<SettingsView> => ({
     app_name: row.appName,
     contact_email: row.contactEmail,
     stripe_secret: row.stripeSecretHint ?? "",
     stripe_publishable: row.stripePublishable,
     stripe_webhook_secret: row.stripeWebhookSecretHint ?? "",
-    stripe_webhook_url: webhookUrlFor(row.accountId),
+    stripe_webhook_url: await webhookUrlFor(row.accountId),
   });
 
   return {

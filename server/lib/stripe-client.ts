@@ -1,0 +1,36 @@
+/** Stripe clients per merchant key; the API base is configurable so tests use a stand-in. */
+import Stripe from "stripe";
+
+export type StripeClientFactory = (secretKey: string) => Stripe;
+
+export function createStripeClientFactory(apiBase?: string): StripeClientFactory {
+  const target = apiBase ? new URL(apiBase) : undefined;
+  return (secretKey) =>
+    new Stripe(secretKey, {
+      // Warden retries outbound calls itself, durably (see stripe-actions.service.ts).
+      maxNetworkRetries: 0,
+      timeout: 20_000,
+      telemetry: false,
+      appInfo: { name: "Warden" },
+      ...(target
+        ? {
+            host: target.hostname,
+            port: Number(target.port || (target.protocol === "https:" ? 443 : 80)),
+            protocol: target.protocol.replace(":", "") as "http" | "https",
+          }
+        : {}),
+    });
+}
+
+/** A Stripe error that Stripe itself answered (4xx), as opposed to a network or server fault. */
+export function isStripeAnswer(error: unknown): error is Stripe.errors.StripeError {
+  const e = error as { type?: string; statusCode?: number };
+  return (
+    error instanceof Stripe.errors.StripeError &&
+    typeof e.statusCode === "number" &&
+    e.statusCode >= 400 &&
+    e.statusCode < 500 &&
+    e.statusCode !== 429 &&
+    e.statusCode !== 409
+  );
+}

@@ -1,0 +1,157 @@
+/**
+ * The only code that touches Prisma for Stripe events, transactions and outbound actions.
+ * Ingestion runs inside one database transaction: the event row, the charge row and any
+ * action are committed together or not at all.
+ */
+import type { Prisma, PrismaClient, StripeAction, Transaction } from "../../db/generated/client.ts";
+
+type Tx = Prisma.TransactionClient;
+
+export type TransactionRow = Transaction;
+export type TransactionUpdate = Omit<
+  Prisma.TransactionUncheckedUpdateInput,
+  "accountId" | "chargeId" | "updatedAt"
+>;
+
+export function createStripeEventsRepository(prisma: PrismaClient) {
+  const inTx = {
+    /** Stores the event id; false when this account already has it (a duplicate delivery). */
+    async recordEvent(
+      tx: Tx,
+      data: { accountId: string; eventId: string; type: string; created: number; status: string },
+    ): Promise<boolean> {
+      const { count } = await tx.stripeEvent.createMany({ data: [data], skipDuplicates: true });
+      return count === 1;
+    },
+
+    async setEventStatus(
+      tx: Tx,
+      accountId: string,
+      eventId: string,
+      status: string,
+      chargeId?: string,
+    ) {
+      await tx.stripeEvent.update({
+        where: { accountId_eventId: { accountId, eventId } },
+        data: { status, chargeId },
+      });
+    },
+
+    /** The charge's row, created empty if new, locked until the transaction ends. */
+    async lockTransaction(tx: Tx, accountId: string, chargeId: string): Promise<TransactionRow> {
+      await tx.$executeRaw`
+        INSERT INTO "Transaction" ("accountId", "chargeId", "updatedAt")
+        VALUES (${accountId}, ${chargeId}, now())
+        ON CONFLICT ("accountId", "chargeId") DO NOTHING`;
+      await tx.$queryRaw`
+        SELECT 1 FROM "Transaction"
+        WHERE "accountId" = ${accountId} AND "chargeId" = ${chargeId} FOR UPDATE`;
+      return tx.transaction.findUniqueOrThrow({
+        where: { accountId_chargeId: { accountId, chargeId } },
+      });
+    },
+
+    async saveTransaction(tx: Tx, accountId: string, chargeId: string, data: TransactionUpdate) {
+      await tx.transaction.update({
+        where: { accountId_chargeId: { accountId, chargeId } },
+        data,
+      });
+    },
+
+    /** Records a decided action once; its idempotency key makes a second decision a no-op. */
+    async createAction(
+      tx: Tx,
+      data: {
+        accountId: string;
+        chargeId: string;
+        kind: "refund" | "cancel";
+        targetId: string;
+        idempotencyKey: string;
+        reason: string;
+        nextAttemptAt: Date;
+      },
+    ): Promise<boolean> {
+      const { count } = await tx.stripeAction.createMany({ data: [data], skipDuplicates: true });
+      return count === 1;
+    },
+  };
+
+  return {
+    ...inTx,
+
+    transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+      return prisma.$transaction(work, { timeout: 15_000, maxWait: 15_000 });
+    },
+
+    findAccountByEndpoint(webhookEndpointId: string) {
+      return prisma.account.findUnique({ where: { webhookEndpointId }, select: { id: true } });
+    },
+
+    findEndpointId(accountId: string) {
+      return prisma.account.findUniqueOrThrow({
+        where: { id: accountId },
+        select: { webhookEndpointId: true },
+      });
+    },
+
+    findTransaction(accountId: string, chargeId: string) {
+      return prisma.transaction.findUnique({
+        where: { accountId_chargeId: { accountId, chargeId } },
+      });
+    },
+
+    /**
+     * Claims up to `limit` due actions for this worker for `leaseMs`, skipping rows another
+     * instance holds, so two servers never call Stripe for the same action at once.
+     */
+    async claimDueActions(now: Date, leaseMs: number, limit: number): Promise<StripeAction[]> {
+      const lease = new Date(now.getTime() + leaseMs);
+      return prisma.$queryRaw<StripeAction[]>`
+        UPDATE "StripeAction" SET "lockedUntil" = ${lease}, "attempts" = "attempts" + 1
+        WHERE "id" IN (
+          SELECT "id" FROM "StripeAction"
+          WHERE "status" = 'pending' AND "nextAttemptAt" <= ${now}
+            AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
+          ORDER BY "nextAttemptAt" LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+        RETURNING *`;
+    },
+
+    /** Ends an action and mirrors its state on the charge, together. */
+    async finishAction(
+      action: StripeAction,
+      outcome:
+        | { status: "done"; stripeObjectId: string | null }
+        | { status: "failed"; error: string }
+        | { status: "pending"; error: string; nextAttemptAt: Date },
+    ) {
+      const error = outcome.status === "done" ? null : outcome.error;
+      await prisma.$transaction([
+        prisma.stripeAction.update({
+          where: { id: action.id },
+          data: {
+            status: outcome.status,
+            lastError: error,
+            lockedUntil: null,
+            ...(outcome.status === "done" ? { stripeObjectId: outcome.stripeObjectId } : {}),
+            ...(outcome.status === "pending" ? { nextAttemptAt: outcome.nextAttemptAt } : {}),
+          },
+        }),
+        prisma.transaction.updateMany({
+          where: { accountId: action.accountId, chargeId: action.chargeId },
+          data: {
+            actionStatus: outcome.status,
+            actionError: error,
+            ...(outcome.status === "done" && action.kind === "refund" ? { refunded: true } : {}),
+          },
+        }),
+      ]);
+    },
+
+    findActions(accountId: string, chargeId: string) {
+      return prisma.stripeAction.findMany({ where: { accountId, chargeId } });
+    },
+  };
+}
+
+export type StripeEventsRepository = ReturnType<typeof createStripeEventsRepository>;

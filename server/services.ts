@@ -12,7 +12,9 @@ import { createRulesRepository } from "./modules/rules/rules.repository.ts";
 import { createRulesService } from "./modules/rules/rules.service.ts";
 import { createSettingsRepository } from "./modules/settings/settings.repository.ts";
 import { createSettingsService } from "./modules/settings/settings.service.ts";
+import { createImportJobsRepository } from "./modules/stripe/import-jobs.repository.ts";
 import { createStripeActionsService } from "./modules/stripe/stripe-actions.service.ts";
+import { createStripeConnectService } from "./modules/stripe/stripe-connect.service.ts";
 import { createStripeEventsRepository } from "./modules/stripe/stripe-events.repository.ts";
 import { createStripeEventsService } from "./modules/stripe/stripe-events.service.ts";
 import { createTemplatesRepository } from "./modules/templates/templates.repository.ts";
@@ -31,7 +33,11 @@ export type ServiceDeps = {
   encryptor: Encryptor;
   /** Makes a Stripe client for a merchant's secret key (API base configurable for tests). */
   stripeFor: StripeClientFactory;
-  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  log: {
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
   now: () => Date;
 };
 
@@ -61,8 +67,7 @@ export function createServices({
   const settings = createSettingsService({
     repo: createSettingsRepository(prisma),
     encryptor,
-    webhookUrlFor: async (accountId) =>
-      `${publicUrl}/webhooks/stripe/${(await stripeRepo.findEndpointId(accountId)).webhookEndpointId}`,
+    webhookUrlFor: (accountId) => webhookUrlFor(accountId),
   });
   const secretKeyFor = async (accountId: string) =>
     (await settings.stripeCredentials(accountId)).secretKey;
@@ -89,6 +94,20 @@ export function createServices({
     onActionRecorded: () => stripeActions.kick(),
     now,
   });
+  const webhookUrlFor = async (accountId: string) =>
+    `${publicUrl}/webhooks/stripe/${(await stripeRepo.findEndpointId(accountId)).webhookEndpointId}`;
+  const stripeConnect = createStripeConnectService({
+    settings,
+    rules,
+    blocklist,
+    events: stripeEvents,
+    jobs: createImportJobsRepository(prisma),
+    stripeFor,
+    publicUrl,
+    webhookUrlFor,
+    now,
+    log,
+  });
   return {
     sessions,
     throttle,
@@ -100,6 +119,7 @@ export function createServices({
     settings,
     stripeEvents,
     stripeActions,
+    stripeConnect,
     stripeWebhooks: {
       accountForEndpoint: (endpointId: string) => stripeRepo.findAccountByEndpoint(endpointId),
       async signingSecret(accountId: string): Promise<string | null> {

@@ -40,6 +40,19 @@ export function createSettingsRepository(prisma: PrismaClient) {
         update: data,
       });
     },
+
+    /** Stores only the webhook signing secret (the demo, or an endpoint Warden registered). */
+    saveWebhookSecret(accountId: string, secret: SealedSecret) {
+      const data = {
+        stripeWebhookSecretCipher: secret.cipher,
+        stripeWebhookSecretHint: secret.hint,
+      };
+      return prisma.merchantSettings.upsert({
+        where: { accountId },
+        create: { accountId, ...data },
+        update: data,
+      });
+    },
   };
 }
 

@@ -54,6 +54,12 @@ export function createSettingsService({ repo, encryptor, webhookUrlFor = async (
       return view(row);
     },
 
+    /** Sets the webhook signing secret alone, sealed like any other secret. */
+    async setWebhookSecret(accountId: string, secret: string): Promise<void> {
+      const sealed = seal(accountId, "stripe_webhook_secret", secret);
+      if (sealed) await repo.saveWebhookSecret(accountId, sealed);
+    },
+
     /** The decrypted Stripe credentials, for server-side Stripe calls only; never for a client. */
     async stripeCredentials(
       accountId: string,

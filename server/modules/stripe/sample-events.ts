@@ -25,6 +25,9 @@ export function stripeId(prefix: string, seed = `${Date.now()}-${++counter}`): s
   return `${prefix}_${out}`;
 }
 
+/** Charges of the demo bundle: their refunds and cancellations are simulated, never sent. */
+export const DEMO_CHARGE_PREFIX = "ch_demo_";
+
 export type ChargeOptions = {
   id?: string;
   amount?: number;
@@ -265,11 +268,15 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
   const events: Stripe.Event[] = [];
   const add = (type: string, object: { id: string }, created: number) =>
     events.push(buildEvent(type, object, { created }));
+  const demoId = (n: number) =>
+    stripeId("ch_demo", `${now}:${n}`).replace("ch_demo_", DEMO_CHARGE_PREFIX);
+  let n = 0;
   for (let i = 0; i < 24; i++) {
     const created = now - Math.floor(((i * 13) % 14) * DAY + ((i * 3779) % DAY));
     const name = NAMES[i % NAMES.length] ?? "Jane Doe";
     const email = `${name.toLowerCase().replace(" ", ".")}@${DOMAINS[i % DOMAINS.length]}`;
     const charge = buildCharge({
+      id: demoId(n++),
       amount: 1900 + (i % 5) * 1000,
       created,
       email,
@@ -281,6 +288,7 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
   }
   const t = (daysAgo: number) => now - daysAgo * DAY - 3600;
   const elevated = buildCharge({
+    id: demoId(n++),
     amount: 12900,
     created: t(1),
     riskLevel: "elevated",
@@ -291,6 +299,7 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
   });
   add("charge.succeeded", elevated, t(1));
   const radarBlocked = buildCharge({
+    id: demoId(n++),
     amount: 49900,
     created: t(2),
     status: "failed",
@@ -302,6 +311,7 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
   });
   add("charge.failed", radarBlocked, t(2));
   const highScore = buildCharge({
+    id: demoId(n++),
     amount: 29900,
     created: t(0),
     riskLevel: "elevated",
@@ -311,6 +321,7 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
   });
   add("charge.succeeded", highScore, t(0));
   const badCountry = buildCharge({
+    id: demoId(n++),
     amount: 9900,
     created: t(3),
     riskScore: 44,
@@ -320,6 +331,7 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
   });
   add("charge.succeeded", badCountry, t(3));
   const disposable = buildCharge({
+    id: demoId(n++),
     amount: 900,
     created: t(1) + 600,
     riskScore: 35,
@@ -328,6 +340,7 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
   });
   add("charge.succeeded", disposable, t(1) + 600);
   const warned = buildCharge({
+    id: demoId(n++),
     amount: 15900,
     created: t(5),
     riskScore: 41,
@@ -337,6 +350,7 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
   add("charge.succeeded", warned, t(5));
   add("radar.early_fraud_warning.created", buildEarlyFraudWarning(warned, { created: t(4) }), t(4));
   const disputed = buildCharge({
+    id: demoId(n++),
     amount: 7900,
     created: t(9),
     riskScore: 23,
@@ -345,6 +359,7 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
   add("charge.succeeded", disputed, t(9));
   add("charge.dispute.created", buildDispute(disputed, t(6)), t(6));
   const refunded = buildCharge({
+    id: demoId(n++),
     amount: 2900,
     created: t(7),
     riskScore: 12,
@@ -357,6 +372,7 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
     t(6) + 600,
   );
   const yen = buildCharge({
+    id: demoId(n++),
     amount: 5000,
     currency: "jpy",
     created: t(2) + 900,
@@ -367,6 +383,7 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
   });
   add("charge.succeeded", yen, t(2) + 900);
   const declined = buildCharge({
+    id: demoId(n++),
     amount: 4900,
     created: t(4) + 1200,
     status: "failed",

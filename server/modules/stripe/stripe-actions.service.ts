@@ -7,6 +7,7 @@
 import type Stripe from "stripe";
 import type { StripeAction } from "../../db/generated/client.ts";
 import { isStripeAnswer, type StripeClientFactory } from "../../lib/stripe-client.ts";
+import { DEMO_CHARGE_PREFIX } from "./sample-events.ts";
 import type { StripeEventsRepository } from "./stripe-events.repository.ts";
 
 const LEASE_MS = 60_000;
@@ -66,6 +67,10 @@ export function createStripeActionsService({
   }
 
   async function execute(action: StripeAction): Promise<void> {
+    if (action.chargeId.startsWith(DEMO_CHARGE_PREFIX)) {
+      await repo.finishAction(action, { status: "done", stripeObjectId: null });
+      return;
+    }
     const secretKey = await secretKeyFor(action.accountId);
     if (!secretKey) {
       await repo.finishAction(action, { status: "failed", error: NOT_CONNECTED });

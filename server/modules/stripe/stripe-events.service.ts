@@ -144,7 +144,15 @@ export function createStripeEventsService({
   now,
 }: Deps) {
   return {
-    async ingest(accountId: string, event: Stripe.Event): Promise<{ status: IngestStatus }> {
+    /**
+     * Applies one event. With `act: false` (history import) the charge is recorded but the
+     * rules do not refund or cancel anything.
+     */
+    async ingest(
+      accountId: string,
+      event: Stripe.Event,
+      { act = true }: { act?: boolean } = {},
+    ): Promise<{ status: IngestStatus }> {
       const effect = effectOf(event);
       const policy = effect ? await policyFor(accountId) : null;
       // A warning or authorization can arrive before its charge: ask Stripe for the charge.
@@ -218,7 +226,7 @@ export function createStripeEventsService({
           const radarBlocked = charge.outcomeType === "blocked";
           if (radarBlocked) update.blockedBy = "stripe";
           // A decision is made once: a charge the rules acted on stays acted on.
-          if (!radarBlocked && !blockedByRule) {
+          if (act && !radarBlocked && !blockedByRule) {
             const domain = emailDomain(charge.email);
             const decision = evaluateCharge(
               {

@@ -4,6 +4,7 @@ import { dashboardRouter } from "./dashboard.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 import { rulesRouter } from "./rules.router.ts";
 import { settingsRouter } from "./settings.router.ts";
+import { stripeRouter } from "./stripe.router.ts";
 import { templatesRouter } from "./templates.router.ts";
 import { waitlistRouter } from "./waitlist.router.ts";
 
@@ -15,6 +16,7 @@ export const appRouter = router({
   templates: templatesRouter,
   blocklist: blocklistRouter,
   settings: settingsRouter,
+  stripe: stripeRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { protectedProcedure, router } from "./init.ts";
+
+const ZImportJob = z
+  .object({
+    id: z.string(),
+    status: z.string(),
+    days: z.number(),
+    imported: z.number(),
+    progress: z.number(),
+    error: z.string().nullable(),
+  })
+  .nullable();
+
+const pick = (job: z.infer<typeof ZImportJob>) =>
+  job && {
+    id: job.id,
+    status: job.status,
+    days: job.days,
+    imported: job.imported,
+    progress: job.progress,
+    error: job.error,
+  };
+
+export const stripeRouter = router({
+  /** Sends the sample events through this account's webhook URL (local installs). */
+  loadDemo: protectedProcedure
+    .output(z.object({ sent: z.number(), rulesTurnedOn: z.boolean() }))
+    .mutation(({ ctx }) => ctx.services.stripeConnect.loadDemo(ctx.user.accountId)),
+
+  startImport: protectedProcedure
+    .input(z.strictObject({ days: z.number().int().min(1).max(365).default(90) }))
+    .output(ZImportJob)
+    .mutation(async ({ ctx, input }) =>
+      pick(await ctx.services.stripeConnect.startImport(ctx.user.accountId, input.days)),
+    ),
+
+  importStatus: protectedProcedure
+    .output(ZImportJob)
+    .query(async ({ ctx }) =>
+      pick(await ctx.services.stripeConnect.importStatus(ctx.user.accountId)),
+    ),
+});

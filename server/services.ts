@@ -21,6 +21,8 @@ import { createTemplatesRepository } from "./modules/templates/templates.reposit
 import { createTemplatesService } from "./modules/templates/templates.service.ts";
 import { createThrottleRepository } from "./modules/throttle/throttle.repository.ts";
 import { createThrottleService } from "./modules/throttle/throttle.service.ts";
+import { createTransactionsRepository } from "./modules/transactions/transactions.repository.ts";
+import { createTransactionsService } from "./modules/transactions/transactions.service.ts";
 import { createWaitlistRepository } from "./modules/waitlist/waitlist.repository.ts";
 import { createWaitlistService } from "./modules/waitlist/waitlist.service.ts";
 
@@ -115,6 +117,7 @@ export function createServices({
     waitlist,
     rules,
     templates: createTemplatesService(createTemplatesRepository(prisma)),
+    transactions: createTransactionsService(createTransactionsRepository(prisma), now),
     blocklist,
     settings,
     stripeEvents,

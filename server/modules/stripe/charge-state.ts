@@ -48,7 +48,9 @@ export function chargeEmail(charge: Stripe.Charge): string | null {
   const customer = typeof charge.customer === "object" ? charge.customer : null;
   const customerEmail =
     customer && !("deleted" in customer && customer.deleted) ? customer.email : null;
-  return charge.billing_details?.email || charge.receipt_email || customerEmail || null;
+  const email = charge.billing_details?.email || charge.receipt_email || customerEmail || null;
+  // Stored lowercased: the email rule and the dashboard's prefix search compare it that way.
+  return email ? email.trim().toLowerCase() : null;
 }
 
 export function snapshotOf(charge: Stripe.Charge): ChargeSnapshot {

@@ -10,12 +10,19 @@ import { ZBlocklist, ZBlocklistView } from "../../../shared/schemas/blocklist.ts
 import { ZRules } from "../../../shared/schemas/rules.ts";
 import { ZSettingsInput, ZSettingsView } from "../../../shared/schemas/settings.ts";
 import { ZTemplates } from "../../../shared/schemas/templates.ts";
+import {
+  API_LIMIT_DEFAULT,
+  LIMIT_MAX,
+  toSpecTransaction,
+  ZDashboardApiQuery,
+  ZTransaction,
+} from "../../../shared/schemas/transaction.ts";
 import type { Services } from "../../services.ts";
-import { ZDashboardRows } from "../trpc/dashboard.router.ts";
 import { ERROR_BODY, jsonSchema } from "./openapi.plugin.ts";
 import { callerFor } from "./rest.plugin.ts";
 
 const security = [{ bearerAuth: [] }];
+const ZTransactions = ZTransaction.array();
 
 function docs(
   tag: string,
@@ -44,10 +51,30 @@ export async function consoleRoutes(app: FastifyInstance, { services }: { servic
 
   const caller = (request: Parameters<typeof callerFor>[0]) => callerFor(request, services);
 
+  const dashboardDocs = docs(
+    "dashboard",
+    "The account's transactions, newest first",
+    ZTransactions,
+  );
   app.get(
     "/dashboard",
-    docs("dashboard", "The account's transactions", ZDashboardRows),
-    (request) => caller(request).dashboard.list(),
+    {
+      schema: {
+        ...dashboardDocs.schema,
+        querystring: {
+          type: "object",
+          properties: {
+            limit: { type: "integer", minimum: 1, maximum: LIMIT_MAX, default: API_LIMIT_DEFAULT },
+          },
+        },
+        response: { ...(dashboardDocs.schema.response as object), 400: ERROR_BODY },
+      },
+    },
+    async (request) => {
+      const { limit } = ZDashboardApiQuery.parse(request.query);
+      const page = await caller(request).dashboard.list({ limit });
+      return page.items.map(toSpecTransaction);
+    },
   );
 
   app.get("/rules", docs("rules", "Rules settings, merged over defaults", ZRules), (request) =>

@@ -1,10 +1,19 @@
-import { z } from "zod";
+import {
+  ZDashboardListInput,
+  ZDashboardPage,
+  ZDashboardSummary,
+} from "../../../shared/schemas/transaction.ts";
 import { protectedProcedure, router } from "./init.ts";
 
-/** Transactions arrive with the Stripe receiver; until then the list is always empty. */
-export const ZDashboardRows = z.array(z.never());
-
 export const dashboardRouter = router({
-  /** The account's transactions; empty until the Stripe receiver records charges. */
-  list: protectedProcedure.output(ZDashboardRows).query(() => []),
+  /** One page of the account's charges, newest first; pass nextCursor back for the next. */
+  list: protectedProcedure
+    .input(ZDashboardListInput)
+    .output(ZDashboardPage)
+    .query(({ ctx, input }) => ctx.services.transactions.list(ctx.user.accountId, input)),
+
+  /** Totals and charges per day over the last 30 days. */
+  summary: protectedProcedure
+    .output(ZDashboardSummary)
+    .query(({ ctx }) => ctx.services.transactions.summary(ctx.user.accountId)),
 });

@@ -74,7 +74,7 @@ const EMPTY_SETTINGS = {
   stripe_secret: "",
   stripe_publishable: "",
   stripe_webhook_secret: "",
-  stripe_webhook_url: null,
+  stripe_webhook_url: expect.stringMatching(/\/webhooks\/stripe\/[0-9a-f-]{36}$/),
 };
 
 const VALID: Record<Entity, Record<string, unknown>> = {
@@ -396,7 +396,7 @@ describe.each(DB_KINDS)("console configuration on %s", (kind) => {
         ...settings,
         stripe_secret: "sk_test_…4242",
         stripe_webhook_secret: "whsec_…9876",
-        stripe_webhook_url: null,
+        stripe_webhook_url: expect.stringMatching(/\/webhooks\/stripe\/[0-9a-f-]{36}$/),
       };
       expect(await transport.put(alice, "settings", settings)).toMatchObject({
         status: 200,

@@ -29,9 +29,9 @@ type EngineGlobal = {
   lastPanic?: string;
 };
 const KEY = Symbol.for("warden.schema-engine");
-const shared: EngineGlobal = ((globalThis as Record<symbol, EngineGlobal>)[KEY] ??= {
-  queue: Promise.resolve(),
-});
+const registry = globalThis as Record<symbol, EngineGlobal | undefined>;
+registry[KEY] ??= { queue: Promise.resolve() };
+const shared: EngineGlobal = registry[KEY];
 
 // The engine reports a Rust panic through this hook before it traps; without it the hook
 // itself throws and takes the process down.

@@ -35,7 +35,6 @@ describe.each(DB_KINDS)("Stripe webhooks on %s", (kind) => {
   let t: TestApp;
   let merchant: Merchant;
   let hook: { path: string; webhookSecret: string };
-  const now = () => Math.floor(Date.now() / 1000);
 
   beforeAll(async () => {
     t = await startTestApp(kind);

@@ -9,5 +9,7 @@ export const settingsRouter = router({
   put: protectedProcedure
     .input(ZSettingsInput)
     .output(ZSettingsView)
-    .mutation(({ ctx, input }) => ctx.services.stripeConnect.saveSettings(ctx.user.accountId, input)),
+    .mutation(({ ctx, input }) =>
+      ctx.services.stripeConnect.saveSettings(ctx.user.accountId, input),
+    ),
 });

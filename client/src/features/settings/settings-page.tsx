@@ -1,5 +1,6 @@
 import { SignedIn } from "../../components/signed-in.tsx";
 import { ChangePasswordForm } from "./change-password-form.tsx";
+import { ImportCharges } from "./import-charges.tsx";
 import { SettingsSection } from "./settings-form.tsx";
 
 export default function SettingsPage() {
@@ -7,6 +8,7 @@ export default function SettingsPage() {
     <SignedIn>
       <h1>Settings</h1>
       <SettingsSection />
+      <ImportCharges />
       <ChangePasswordForm />
     </SignedIn>
   );

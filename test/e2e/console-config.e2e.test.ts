@@ -155,7 +155,12 @@ describe("console configuration in Chromium", () => {
     expect(await secret.getAttribute("type")).toBe("password");
     await page.getByLabel("Stripe Publishable Key").fill("pk_test_51BrowserPublishable01");
     await page.locator('input[name="stripe_webhook_secret"]').fill("whsec_BrowserSigning5555");
-    expect(await page.locator('input[name="stripe_webhook_url"]').count()).toBe(0);
+    // The server supplies this account's webhook URL: shown, read-only.
+    const webhookUrl = page.locator('input[name="stripe_webhook_url"]');
+    expect(await webhookUrl.inputValue()).toBe(
+      `${t.config.publicUrl}/webhooks/stripe/${(await t.prisma.account.findUniqueOrThrow({ where: { id: merchant.accountId } })).webhookEndpointId}`,
+    );
+    expect(await webhookUrl.getAttribute("readonly")).not.toBeNull();
 
     await page.getByRole("button", { name: "Save Settings" }).click();
     await page.getByText(MESSAGES.settingsSaved).waitFor();

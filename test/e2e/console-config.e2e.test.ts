@@ -2,7 +2,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../shared/messages.ts";
-import { launchBrowser, screenshot } from "../helpers/browser.ts";
+import { launchBrowser, screenshot, signInAs } from "../helpers/browser.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
@@ -18,9 +18,7 @@ describe("console configuration in Chromium", () => {
     t = await startTestApp("embedded");
     merchant = await signedInMerchant(t, "console@example.com");
     browser = await launchBrowser();
-    await browser.context.addCookies([
-      { name: "warden_session", value: merchant.token, url: t.baseUrl, httpOnly: true },
-    ]);
+    await signInAs(browser.context, t.baseUrl, merchant.token);
     page = await browser.newPage();
   });
   afterAll(async () => {

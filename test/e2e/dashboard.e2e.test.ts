@@ -2,7 +2,7 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Prisma } from "../../server/db/generated/client.ts";
-import { launchBrowser, screenshot } from "../helpers/browser.ts";
+import { launchBrowser, screenshot, signInAs } from "../helpers/browser.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
@@ -107,10 +107,7 @@ describe("transaction dashboard in Chromium", () => {
   });
 
   async function signIn(m: Merchant) {
-    await browser.context.clearCookies();
-    await browser.context.addCookies([
-      { name: "warden_session", value: m.token, url: t.baseUrl, httpOnly: true },
-    ]);
+    await signInAs(browser.context, t.baseUrl, m.token);
   }
 
   const table = () => page.getByRole("table");

@@ -2,7 +2,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCharge } from "../../server/modules/stripe/sample-events.ts";
-import { launchBrowser, screenshot } from "../helpers/browser.ts";
+import { launchBrowser, screenshot, signInAs } from "../helpers/browser.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { TEST_SECRET_KEY } from "../helpers/stripe-webhooks.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -17,9 +17,7 @@ describe("Stripe in Settings, in Chromium", () => {
     t = await startTestApp("embedded");
     merchant = await signedInMerchant(t, "settings-stripe@example.com");
     browser = await launchBrowser();
-    await browser.context.addCookies([
-      { name: "warden_session", value: merchant.token, url: t.baseUrl, httpOnly: true },
-    ]);
+    await signInAs(browser.context, t.baseUrl, merchant.token);
     page = await browser.newPage();
   });
   afterAll(async () => {

@@ -43,3 +43,11 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/** Gives the browser a merchant's session, as a login would (replacing any other). */
+export async function signInAs(context: BrowserContext, baseUrl: string, sessionToken: string) {
+  await context.clearCookies();
+  await context.addCookies([
+    { name: "warden_session", value: sessionToken, url: baseUrl, httpOnly: true, sameSite: "Lax" },
+  ]);
+}

@@ -60,7 +60,7 @@ function TransactionRow({ row }: { row: DashboardRow }) {
           rel="noopener noreferrer"
           title="Open in the Stripe dashboard"
         >
-          <code>{row.id}</code>
+          <code title={row.id}>{row.id}</code>
         </a>
       </td>
       <td className="num">{formatAmount(row.amount)}</td>

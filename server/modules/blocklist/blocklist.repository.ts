@@ -12,6 +12,8 @@ export function createBlocklistRepository(prisma: PrismaClient) {
   return {
     /** The block list, created empty on first read. */
     async findOrCreate(accountId: string): Promise<Blocklist> {
+      const existing = await prisma.blocklist.findUnique({ where: { accountId } });
+      if (existing) return toBlocklist(existing);
       await prisma.blocklist.createMany({
         data: [{ accountId, countries: [], emailProviders: [] }],
         skipDuplicates: true,

@@ -7,6 +7,8 @@ export function createRulesRepository(prisma: PrismaClient) {
   return {
     /** The stored JSON, creating the row with `defaults` on first read. */
     async findOrCreate(accountId: string, defaults: Rules): Promise<unknown> {
+      const existing = await prisma.ruleSettings.findUnique({ where: { accountId } });
+      if (existing) return existing.values;
       await prisma.ruleSettings.createMany({
         data: [{ accountId, values: defaults }],
         skipDuplicates: true,

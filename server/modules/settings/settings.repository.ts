@@ -16,6 +16,8 @@ export function createSettingsRepository(prisma: PrismaClient) {
   return {
     /** The settings row, created blank on first read. */
     async findOrCreate(accountId: string) {
+      const existing = await prisma.merchantSettings.findUnique({ where: { accountId } });
+      if (existing) return existing;
       await prisma.merchantSettings.createMany({ data: [{ accountId }], skipDuplicates: true });
       return prisma.merchantSettings.findUniqueOrThrow({ where: { accountId } });
     },

@@ -18,23 +18,17 @@ export function createStripeEventsRepository(prisma: PrismaClient) {
     /** Stores the event id; false when this account already has it (a duplicate delivery). */
     async recordEvent(
       tx: Tx,
-      data: { accountId: string; eventId: string; type: string; created: number; status: string },
+      data: {
+        accountId: string;
+        eventId: string;
+        type: string;
+        created: number;
+        status: string;
+        chargeId: string | null;
+      },
     ): Promise<boolean> {
       const { count } = await tx.stripeEvent.createMany({ data: [data], skipDuplicates: true });
       return count === 1;
-    },
-
-    async setEventStatus(
-      tx: Tx,
-      accountId: string,
-      eventId: string,
-      status: string,
-      chargeId?: string,
-    ) {
-      await tx.stripeEvent.update({
-        where: { accountId_eventId: { accountId, eventId } },
-        data: { status, chargeId },
-      });
     },
 
     /** The charge's row, created empty if new, locked until the transaction ends. */
@@ -43,12 +37,12 @@ export function createStripeEventsRepository(prisma: PrismaClient) {
         INSERT INTO "Transaction" ("accountId", "chargeId", "updatedAt")
         VALUES (${accountId}, ${chargeId}, now())
         ON CONFLICT ("accountId", "chargeId") DO NOTHING`;
-      await tx.$queryRaw`
-        SELECT 1 FROM "Transaction"
+      const rows = await tx.$queryRaw<TransactionRow[]>`
+        SELECT * FROM "Transaction"
         WHERE "accountId" = ${accountId} AND "chargeId" = ${chargeId} FOR UPDATE`;
-      return tx.transaction.findUniqueOrThrow({
-        where: { accountId_chargeId: { accountId, chargeId } },
-      });
+      const row = rows[0];
+      if (!row) throw new Error(`transaction ${chargeId} vanished inside its own lock`);
+      return row;
     },
 
     async saveTransaction(tx: Tx, accountId: string, chargeId: string, data: TransactionUpdate) {

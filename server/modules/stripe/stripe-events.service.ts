@@ -4,7 +4,7 @@
  * any refund or cancellation recorded before it is carried out. All in one transaction, so
  * the webhook answers 2xx only for an event whose effects are committed.
  */
-import { isDisposableEmailDomain } from "disposable-email-domains-js";
+import { disposableEmailBlocklistSet } from "disposable-email-domains-js";
 import type Stripe from "stripe";
 import type { Blocklist } from "../../../shared/schemas/blocklist.ts";
 import type { Rules } from "../../../shared/schemas/rules.ts";
@@ -21,6 +21,9 @@ import type {
   TransactionRow,
   TransactionUpdate,
 } from "./stripe-events.repository.ts";
+
+// Built once: the package's own helper rebuilds this ~100k-entry set on every call.
+const DISPOSABLE_DOMAINS = disposableEmailBlocklistSet();
 
 export const HANDLED_CHARGE_EVENTS = [
   "charge.succeeded",
@@ -173,6 +176,7 @@ export function createStripeEventsService({
           type: event.type,
           created: event.created,
           status: effect ? "applied" : "ignored",
+          chargeId: effect?.chargeId ?? null,
         });
         if (!fresh) return "duplicate" as const;
         if (!effect || !policy) return "ignored" as const;
@@ -237,7 +241,7 @@ export function createStripeEventsService({
                 earlyFraudWarning: warning,
               },
               policy,
-              { disposableEmailDomain: domain ? isDisposableEmailDomain(domain) : false },
+              { disposableEmailDomain: domain ? DISPOSABLE_DOMAINS.has(domain) : false },
             );
             const planned = planAction(charge, decision);
             if (planned) {
@@ -269,7 +273,6 @@ export function createStripeEventsService({
           });
         }
         await repo.saveTransaction(tx, accountId, effect.chargeId, update);
-        await repo.setEventStatus(tx, accountId, event.id, "applied", effect.chargeId);
         return "applied" as const;
       });
       if (recordedAction) onActionRecorded();

@@ -7,6 +7,8 @@ export function createTemplatesRepository(prisma: PrismaClient) {
   return {
     /** The stored JSON, creating the row with `defaults` on first read. */
     async findOrCreate(accountId: string, defaults: Templates): Promise<unknown> {
+      const existing = await prisma.templateSettings.findUnique({ where: { accountId } });
+      if (existing) return existing.values;
       await prisma.templateSettings.createMany({
         data: [{ accountId, values: defaults }],
         skipDuplicates: true,

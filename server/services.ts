@@ -66,10 +66,12 @@ export function createServices({
   const rules = createRulesService(createRulesRepository(prisma));
   const blocklist = createBlocklistService(createBlocklistRepository(prisma));
   const stripeRepo = createStripeEventsRepository(prisma);
+  const webhookUrlFor = async (accountId: string) =>
+    `${publicUrl}/webhooks/stripe/${(await stripeRepo.findEndpointId(accountId)).webhookEndpointId}`;
   const settings = createSettingsService({
     repo: createSettingsRepository(prisma),
     encryptor,
-    webhookUrlFor: (accountId) => webhookUrlFor(accountId),
+    webhookUrlFor,
   });
   const secretKeyFor = async (accountId: string) =>
     (await settings.stripeCredentials(accountId)).secretKey;
@@ -96,8 +98,6 @@ export function createServices({
     onActionRecorded: () => stripeActions.kick(),
     now,
   });
-  const webhookUrlFor = async (accountId: string) =>
-    `${publicUrl}/webhooks/stripe/${(await stripeRepo.findEndpointId(accountId)).webhookEndpointId}`;
   const stripeConnect = createStripeConnectService({
     settings,
     rules,

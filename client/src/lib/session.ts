@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
 import { useTRPC } from "./trpc.ts";
 
 /** The signed-in user, or null; `isLoading` while the session is being read at startup. */
@@ -10,10 +11,7 @@ export function useSession() {
 
 /** Re-reads the session after it changed (login, logout, password reset). */
 export function useRefreshSession() {
-  const trpc = useTRPC();
   const queryClient = useQueryClient();
-  return async () => {
-    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== undefined });
-    await queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() });
-  };
+  // Everything cached belonged to the previous session: reset it all, refetch what is shown.
+  return useCallback(() => queryClient.resetQueries(), [queryClient]);
 }

@@ -7,10 +7,6 @@ export function createAuthRepository(prisma: PrismaClient) {
       return prisma.user.findUnique({ where: { email } });
     },
 
-    findUserById(id: string) {
-      return prisma.user.findUnique({ where: { id } });
-    },
-
     /** Creates the merchant's account and its owner; null when the email is taken. */
     async createAccountWithUser(email: string, passwordHash: string) {
       try {

@@ -97,7 +97,6 @@ export function mergeSnapshots(
       : stored;
   return {
     ...newer,
-    status: newer.status,
     captured: stored.captured || incoming.captured,
     amountRefunded: Math.max(stored.amountRefunded, incoming.amountRefunded),
     refunded: stored.refunded || incoming.refunded,

@@ -396,14 +396,11 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
   return events.sort((a, b) => a.created - b.created);
 }
 
-/** The merchant settings under which the demo shows every Standard rule at work. */
+/**
+ * What the demo turns on when no Standard rule is on yet, so each of them acts on a sample
+ * charge (the threshold stays the merchant's; the samples assume the default 70).
+ */
 export const DEMO_POLICY = {
-  rules: {
-    rule_high_risk: true,
-    rule_country_blocked: true,
-    rule_email: true,
-    rule_efw: true,
-    risk_level_threshold: 70,
-  },
+  rules: ["rule_high_risk", "rule_country_blocked", "rule_email", "rule_efw"] as const,
   countries: ["NG"],
 };

@@ -13,6 +13,7 @@ import type { RulesService } from "../rules/rules.service.ts";
 import type { SettingsService } from "../settings/settings.service.ts";
 import { sendDemoEvents } from "./demo.ts";
 import type { ImportJobsRepository } from "./import-jobs.repository.ts";
+import { DEMO_POLICY } from "./sample-events.ts";
 import { HANDLED_EVENTS, type StripeEventsService } from "./stripe-events.service.ts";
 
 const DAY = 86_400;
@@ -141,25 +142,13 @@ export function createStripeConnectService(deps: Deps) {
       }
       // So a newcomer sees the rules act: turn the Standard rules on if none is on yet.
       const rules = await deps.rules.get(accountId);
-      const standard = [
-        "rule_high_risk",
-        "rule_country_blocked",
-        "rule_email",
-        "rule_efw",
-      ] as const;
-      const rulesTurnedOn = standard.every((key) => !rules[key]);
+      const rulesTurnedOn = DEMO_POLICY.rules.every((key) => !rules[key]);
       if (rulesTurnedOn) {
-        await deps.rules.put(accountId, {
-          ...rules,
-          ...Object.fromEntries(standard.map((k) => [k, true])),
-        });
+        const on = Object.fromEntries(DEMO_POLICY.rules.map((key) => [key, true]));
+        await deps.rules.put(accountId, { ...rules, ...on });
         const blocklist = await deps.blocklist.get(accountId);
-        if (!blocklist.countries.includes("NG")) {
-          await deps.blocklist.put(accountId, {
-            ...blocklist,
-            countries: [...blocklist.countries, "NG"],
-          });
-        }
+        const countries = [...new Set([...blocklist.countries, ...DEMO_POLICY.countries])];
+        await deps.blocklist.put(accountId, { ...blocklist, countries });
       }
       const result = await sendDemoEvents({
         url: await deps.webhookUrlFor(accountId),

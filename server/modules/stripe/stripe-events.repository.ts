@@ -141,10 +141,6 @@ export function createStripeEventsRepository(prisma: PrismaClient) {
         }),
       ]);
     },
-
-    findActions(accountId: string, chargeId: string) {
-      return prisma.stripeAction.findMany({ where: { accountId, chargeId } });
-    },
   };
 }
 

@@ -17,6 +17,8 @@ import { restPlugin } from "./transport/rest/rest.plugin.ts";
 import { trpcPlugin } from "./transport/trpc/trpc.plugin.ts";
 import { stripeWebhookPlugin } from "./transport/webhooks/stripe-webhook.plugin.ts";
 
+const HOUSEKEEPING_MS = 60 * 60 * 1000;
+
 export const CLIENT_DIR = resolve(import.meta.dirname, "../dist/client");
 
 export type BuildOptions = {
@@ -88,7 +90,21 @@ export async function buildApp(
   app.decorate("services", services);
   app.decorate("database", database);
   if (options.runStripeActions !== false) services.stripeActions.start();
+  const housekeeping = setInterval(() => void purge(), HOUSEKEEPING_MS);
+  housekeeping.unref();
+  async function purge() {
+    try {
+      const removed = await services.purgeExpired();
+      app.log.debug({ removed }, "purged expired sessions, tokens and counters");
+    } catch (error) {
+      app.log.warn({ err: error }, "housekeeping failed; will try again");
+    }
+  }
+  app.addHook("onReady", () => {
+    void purge();
+  });
   app.addHook("onClose", async () => {
+    clearInterval(housekeeping);
     await services.stripeActions.stop();
     if (!options.database) await database.close();
   });

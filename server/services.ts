@@ -129,6 +129,11 @@ export function createServices({
         return (await settings.stripeCredentials(accountId)).webhookSecret;
       },
     },
+    /** Housekeeping: expired sessions and tokens, and stale rate-limit counters. */
+    async purgeExpired() {
+      const { sessions: expiredSessions, tokens } = await auth.purgeExpired();
+      return { sessions: expiredSessions, tokens, rateLimits: await throttle.purgeStale() };
+    },
     async ping(): Promise<void> {
       await prisma.$queryRaw`SELECT 1`;
     },

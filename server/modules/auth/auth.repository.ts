@@ -101,11 +101,13 @@ export function createAuthRepository(prisma: PrismaClient) {
       });
     },
 
-    deleteExpired(now: Date) {
-      return prisma.$transaction([
+    /** Removes expired sessions and emailed tokens (a spent token also expires in time). */
+    async deleteExpired(now: Date): Promise<{ sessions: number; tokens: number }> {
+      const [sessions, tokens] = await prisma.$transaction([
         prisma.session.deleteMany({ where: { expiresAt: { lt: now } } }),
         prisma.emailToken.deleteMany({ where: { expiresAt: { lt: now } } }),
       ]);
+      return { sessions: sessions.count, tokens: tokens.count };
     },
   };
 }

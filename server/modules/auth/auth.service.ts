@@ -165,6 +165,11 @@ export function createAuthService({ repo, sessions, throttle, mailer, publicUrl,
       return { message: MESSAGES.passwordUpdated };
     },
 
+    /** Deletes expired sessions and tokens, so those tables do not grow without end. */
+    purgeExpired() {
+      return repo.deleteExpired(now());
+    },
+
     /** Sets a new password and ends the user's other sessions. */
     async changePassword(userId: string, currentSessionId: string, password: string) {
       await repo.setPasswordHash(userId, await hashPassword(password));

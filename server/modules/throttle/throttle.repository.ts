@@ -32,6 +32,11 @@ export function createThrottleRepository(prisma: PrismaClient) {
     clear(key: string) {
       return prisma.rateLimit.deleteMany({ where: { key } });
     },
+
+    /** Removes counters whose window started before `before` (they count nothing any more). */
+    deleteStale(before: Date) {
+      return prisma.rateLimit.deleteMany({ where: { windowStart: { lt: before } } });
+    },
   };
 }
 

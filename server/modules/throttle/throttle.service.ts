@@ -37,6 +37,12 @@ export function createThrottleService(repo: ThrottleRepository, now: () => Date)
     async clear(key: string): Promise<void> {
       await repo.clear(key);
     },
+
+    /** Drops counters older than a day, far past the longest window (one hour). */
+    async purgeStale(): Promise<number> {
+      const { count } = await repo.deleteStale(new Date(now().getTime() - 24 * 60 * 60 * 1000));
+      return count;
+    },
   };
 }
 

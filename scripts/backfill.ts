@@ -20,20 +20,12 @@ try {
   const config = { ...loadConfig(), logLevel: "warn" as const };
   const app = await buildApp(config, { runStripeActions: false });
   try {
-    const user = await app.database.prisma.user.findUnique({ where: { email } });
-    if (!user) throw new Error(`no account with the email ${email}`);
-    const { secretKey } = await app.services.settings.stripeCredentials(user.accountId);
-    if (!secretKey) throw new Error("this account has no Stripe secret key: add it in Settings");
-    const job = await app.database.prisma.importJob.create({
-      data: { accountId: user.accountId, days },
-    });
+    const accountId = await app.services.accounts.accountIdForEmail(email);
+    if (!accountId) throw new Error(`no account with the email ${email}`);
     const bar = progressBar(`Importing ${days} days`);
-    const imported = await app.services.stripeConnect.runImport(
-      user.accountId,
-      job.id,
-      days,
-      secretKey,
-      (count, percent) => bar.update(percent, `${count} charges`),
+    // The same service as the Settings page's "Import past charges" button, in the foreground.
+    const imported = await app.services.stripeImport.run(accountId, days, (count, percent) =>
+      bar.update(percent, `${count} charges`),
     );
     bar.done(`Imported ${imported} charges for ${email}.`);
   } finally {

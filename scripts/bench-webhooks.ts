@@ -13,7 +13,7 @@ import Stripe from "stripe";
 import { buildApp } from "../server/app.ts";
 import { loadConfig } from "../server/config.ts";
 import { type DatabaseOptions, openDatabase } from "../server/db/database.ts";
-import { buildCharge, buildEvent } from "../server/modules/stripe/sample-events.ts";
+import { buildCharge, buildEvent } from "../server/modules/demo/stripe-objects.ts";
 import { flags, progressBar } from "./lib/progress.ts";
 
 const args = flags();

@@ -2,7 +2,7 @@
  * `npm run demo -- --url <webhook url> --secret <whsec_…>` sends the sample bundle, signed,
  * to a running Warden's webhook URL (Settings shows both), as Stripe would deliver it.
  */
-import { sendDemoEvents } from "../server/modules/stripe/demo.ts";
+import { sendDemoEvents } from "../server/modules/demo/demo.service.ts";
 import { flags, progressBar } from "./lib/progress.ts";
 
 const args = flags();

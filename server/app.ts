@@ -77,8 +77,10 @@ export async function buildApp(
       dataDir: config.dataDir,
       log: app.log,
     });
+  const changes = database.openChangeFeed(app.log);
   const services = createServices({
     prisma: database.prisma,
+    changes,
     mailer,
     publicUrl: config.publicUrl,
     socialUrl: config.socialUrl,
@@ -94,7 +96,7 @@ export async function buildApp(
   housekeeping.unref();
   async function purge() {
     try {
-      const removed = await services.purgeExpired();
+      const removed = await services.housekeeping.purgeExpired();
       app.log.debug({ removed }, "purged expired sessions, tokens and counters");
     } catch (error) {
       app.log.warn({ err: error }, "housekeeping failed; will try again");
@@ -106,6 +108,7 @@ export async function buildApp(
   app.addHook("onClose", async () => {
     clearInterval(housekeeping);
     await services.stripeActions.stop();
+    await changes.close();
     if (!options.database) await database.close();
   });
 
@@ -120,7 +123,7 @@ export async function buildApp(
 
   app.get("/healthz", async (_request, reply) => {
     try {
-      await services.ping();
+      await services.health.ping();
       return { status: "ok", database: database.kind };
     } catch {
       return reply.code(503).send({ status: "unavailable", database: database.kind });

@@ -30,7 +30,7 @@ describe.each(DB_KINDS)("housekeeping on %s", (kind) => {
     t.clock.advance(31 * DAY);
     try {
       const fresh = await signedInMerchant(t, `fresh-${kind}@example.com`);
-      const removed = await t.app.services.purgeExpired();
+      const removed = await t.app.services.housekeeping.purgeExpired();
       expect(removed.sessions).toBeGreaterThanOrEqual(before.sessions);
       expect(removed.tokens).toBeGreaterThanOrEqual(before.tokens);
       // The old reset request's counter is stale; the per-IP ones restarted with the new signup.

@@ -1,24 +1,43 @@
-/** Wires repositories and services once per app; transports receive this object. */
+/**
+ * Wires repositories and services once per app; transports receive the result. Nothing else
+ * happens here: no queries, no Stripe calls, no policy logic.
+ */
+import { DEFAULT_RULES, type Rules, rulesFromStored } from "../shared/schemas/rules.ts";
+import {
+  DEFAULT_TEMPLATES,
+  type Templates,
+  templatesFromStored,
+} from "../shared/schemas/templates.ts";
+import type { ChangeFeed } from "./db/change-feed.ts";
 import type { PrismaClient } from "./db/generated/client.ts";
 import type { Encryptor } from "./lib/encryption.ts";
 import type { Mailer } from "./lib/mailer.ts";
 import type { StripeClientFactory } from "./lib/stripe-client.ts";
+import { createAccountsRepository } from "./modules/accounts/accounts.repository.ts";
 import { createAuthRepository } from "./modules/auth/auth.repository.ts";
 import { createAuthService } from "./modules/auth/auth.service.ts";
 import { createSessionService } from "./modules/auth/session.service.ts";
 import { createBlocklistRepository } from "./modules/blocklist/blocklist.repository.ts";
 import { createBlocklistService } from "./modules/blocklist/blocklist.service.ts";
-import { createRulesRepository } from "./modules/rules/rules.repository.ts";
-import { createRulesService } from "./modules/rules/rules.service.ts";
+import { createDemoService } from "./modules/demo/demo.service.ts";
+import { createHealthRepository } from "./modules/health/health.repository.ts";
+import { createHousekeepingService } from "./modules/housekeeping/housekeeping.service.ts";
+import { createJsonSettingsRepository } from "./modules/json-settings/json-settings.repository.ts";
+import { createJsonSettingsService } from "./modules/json-settings/json-settings.service.ts";
+import { createPolicyService, policyChangeNotifier } from "./modules/policy/policy.service.ts";
 import { createSettingsRepository } from "./modules/settings/settings.repository.ts";
 import { createSettingsService } from "./modules/settings/settings.service.ts";
-import { createImportJobsRepository } from "./modules/stripe/import-jobs.repository.ts";
-import { createStripeActionsService } from "./modules/stripe/stripe-actions.service.ts";
-import { createStripeConnectService } from "./modules/stripe/stripe-connect.service.ts";
-import { createStripeEventsRepository } from "./modules/stripe/stripe-events.repository.ts";
-import { createStripeEventsService } from "./modules/stripe/stripe-events.service.ts";
-import { createTemplatesRepository } from "./modules/templates/templates.repository.ts";
-import { createTemplatesService } from "./modules/templates/templates.service.ts";
+import { createStripeActionsRepository } from "./modules/stripe/actions/stripe-actions.repository.ts";
+import { createStripeActionsService } from "./modules/stripe/actions/stripe-actions.service.ts";
+import { createStripeConnectService } from "./modules/stripe/connect/stripe-connect.service.ts";
+import { createImportJobsRepository } from "./modules/stripe/import/import-jobs.repository.ts";
+import { createStripeImportService } from "./modules/stripe/import/stripe-import.service.ts";
+import { createStripeEventsRepository } from "./modules/stripe/ingest/stripe-events.repository.ts";
+import { createStripeIngestService } from "./modules/stripe/ingest/stripe-ingest.service.ts";
+import {
+  createStripeWebhooksService,
+  createWebhookUrls,
+} from "./modules/stripe/ingest/stripe-webhooks.service.ts";
 import { createThrottleRepository } from "./modules/throttle/throttle.repository.ts";
 import { createThrottleService } from "./modules/throttle/throttle.service.ts";
 import { createTransactionsRepository } from "./modules/transactions/transactions.repository.ts";
@@ -28,6 +47,8 @@ import { createWaitlistService } from "./modules/waitlist/waitlist.service.ts";
 
 export type ServiceDeps = {
   prisma: PrismaClient;
+  /** Announces settings changes to every instance (policy cache invalidation). */
+  changes: ChangeFeed;
   mailer: Mailer;
   publicUrl: string;
   socialUrl: string;
@@ -43,16 +64,9 @@ export type ServiceDeps = {
   now: () => Date;
 };
 
-export function createServices({
-  prisma,
-  mailer,
-  publicUrl,
-  socialUrl,
-  encryptor,
-  stripeFor,
-  log,
-  now,
-}: ServiceDeps) {
+export function createServices(deps: ServiceDeps) {
+  const { prisma, changes, mailer, publicUrl, socialUrl, encryptor, stripeFor, log, now } = deps;
+
   const authRepo = createAuthRepository(prisma);
   const sessions = createSessionService(authRepo, now);
   const throttle = createThrottleService(createThrottleRepository(prisma), now);
@@ -63,80 +77,82 @@ export function createServices({
     socialUrl,
     now,
   });
-  const rules = createRulesService(createRulesRepository(prisma));
-  const blocklist = createBlocklistService(createBlocklistRepository(prisma));
-  const stripeRepo = createStripeEventsRepository(prisma);
-  const webhookUrlFor = async (accountId: string) =>
-    `${publicUrl}/webhooks/stripe/${(await stripeRepo.findEndpointId(accountId)).webhookEndpointId}`;
+
+  const onPolicyChange = policyChangeNotifier(changes);
+  const rules = createJsonSettingsService<Rules>({
+    repo: createJsonSettingsRepository(prisma, "rules"),
+    defaults: DEFAULT_RULES,
+    fromStored: rulesFromStored,
+    onChange: onPolicyChange,
+  });
+  const templates = createJsonSettingsService<Templates>({
+    repo: createJsonSettingsRepository(prisma, "templates"),
+    defaults: DEFAULT_TEMPLATES,
+    fromStored: templatesFromStored,
+    onChange: onPolicyChange,
+  });
+  const blocklist = createBlocklistService({
+    repo: createBlocklistRepository(prisma),
+    onChange: onPolicyChange,
+  });
+  const policy = createPolicyService({ rules, templates, blocklist, changes, now });
+
+  const stripeEvents = createStripeEventsRepository(prisma);
+  const webhookUrlFor = createWebhookUrls(stripeEvents, publicUrl);
+  const stripeConnect = createStripeConnectService({ stripeFor });
   const settings = createSettingsService({
     repo: createSettingsRepository(prisma),
     encryptor,
     webhookUrlFor,
+    connect: stripeConnect,
+    publicUrl,
   });
-  const secretKeyFor = async (accountId: string) =>
-    (await settings.stripeCredentials(accountId)).secretKey;
   const stripeActions = createStripeActionsService({
-    repo: stripeRepo,
-    secretKeyFor,
+    repo: createStripeActionsRepository(prisma),
+    credentials: settings,
     stripeFor,
     now,
     log,
   });
-  const stripeEvents = createStripeEventsService({
-    repo: stripeRepo,
-    policyFor: async (accountId) => ({
-      rules: await rules.get(accountId),
-      blocklist: await blocklist.get(accountId),
-    }),
-    async fetchCharge(accountId, chargeId) {
-      const secretKey = await secretKeyFor(accountId);
-      if (!secretKey) return null;
-      return stripeFor(secretKey)
-        .charges.retrieve(chargeId)
-        .catch(() => null);
-    },
+  const stripeIngest = createStripeIngestService({
+    repo: stripeEvents,
+    policy,
+    credentials: settings,
+    stripeFor,
     onActionRecorded: () => stripeActions.kick(),
     now,
   });
-  const stripeConnect = createStripeConnectService({
-    settings,
-    rules,
-    blocklist,
-    events: stripeEvents,
-    jobs: createImportJobsRepository(prisma),
-    stripeFor,
-    publicUrl,
-    webhookUrlFor,
-    now,
-    log,
-  });
+
   return {
     sessions,
     throttle,
     auth,
+    accounts: createAccountsRepository(prisma),
     waitlist,
     rules,
-    templates: createTemplatesService(createTemplatesRepository(prisma)),
-    transactions: createTransactionsService(createTransactionsRepository(prisma), now),
+    templates,
     blocklist,
+    policy,
     settings,
-    stripeEvents,
+    transactions: createTransactionsService(createTransactionsRepository(prisma), now),
+    stripeIngest,
     stripeActions,
-    stripeConnect,
-    stripeWebhooks: {
-      accountForEndpoint: (endpointId: string) => stripeRepo.findAccountByEndpoint(endpointId),
-      async signingSecret(accountId: string): Promise<string | null> {
-        return (await settings.stripeCredentials(accountId)).webhookSecret;
-      },
-    },
-    /** Housekeeping: expired sessions and tokens, and stale rate-limit counters. */
-    async purgeExpired() {
-      const { sessions: expiredSessions, tokens } = await auth.purgeExpired();
-      return { sessions: expiredSessions, tokens, rateLimits: await throttle.purgeStale() };
-    },
-    async ping(): Promise<void> {
-      await prisma.$queryRaw`SELECT 1`;
-    },
+    stripeWebhooks: createStripeWebhooksService({
+      repo: stripeEvents,
+      credentials: settings,
+      ingest: stripeIngest,
+    }),
+    stripeImport: createStripeImportService({
+      jobs: createImportJobsRepository(prisma),
+      credentials: settings,
+      ingest: stripeIngest,
+      stripeFor,
+      now,
+      log,
+    }),
+    demo: createDemoService({ settings, rules, blocklist, webhookUrlFor, publicUrl }),
+    housekeeping: createHousekeepingService({ auth, throttle }),
+    health: createHealthRepository(prisma),
   };
 }
 

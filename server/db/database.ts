@@ -10,6 +10,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { type ChangeFeed, createLocalChangeFeed, createPostgresChangeFeed } from "./change-feed.ts";
 import { PrismaClient } from "./generated/client.ts";
 import { applyMigrations } from "./migrate.ts";
 
@@ -18,6 +19,8 @@ export type Database = {
   prisma: PrismaClient;
   /** Names of the migrations this open applied. */
   applied: string[];
+  /** A feed of settings changes: in-process when embedded, LISTEN/NOTIFY on PostgreSQL. */
+  openChangeFeed(log: { warn(obj: object, msg: string): void }): ChangeFeed;
   close(): Promise<void>;
 };
 
@@ -37,7 +40,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const adapter = new PrismaPGlite(pglite);
   const owned = pglite;
-  return finishOpen("embedded", adapter, async () => {
+  return finishOpen("embedded", adapter, createLocalChangeFeed, async () => {
     if (!owned.closed) await owned.close();
   });
 }
@@ -45,12 +48,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openPostgres(url: string): Promise<Database> {
   await checkReachable(url);
   const adapter = new PrismaPg({ connectionString: url });
-  return finishOpen("postgres", adapter, async () => {});
+  return finishOpen(
+    "postgres",
+    adapter,
+    (log) => createPostgresChangeFeed(url, log),
+    async () => {},
+  );
 }
 
 async function finishOpen(
   kind: Database["kind"],
   adapter: SqlMigrationAwareDriverAdapterFactory,
+  openChangeFeed: Database["openChangeFeed"],
   closeDriver: () => Promise<void>,
 ): Promise<Database> {
   const applied = await applyMigrations(adapter);
@@ -59,6 +68,7 @@ async function finishOpen(
     kind,
     prisma,
     applied,
+    openChangeFeed,
     async close() {
       await prisma.$disconnect();
       await closeDriver();

@@ -1,7 +1,7 @@
 /** Connecting Stripe and importing history from the Settings page, in real Chromium. */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCharge } from "../../server/modules/stripe/sample-events.ts";
+import { buildCharge } from "../fixtures/stripe.ts";
 import { launchBrowser, screenshot, signInAs } from "../helpers/browser.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { TEST_SECRET_KEY } from "../helpers/stripe-webhooks.ts";

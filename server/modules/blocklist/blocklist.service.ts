@@ -2,14 +2,18 @@
 import type { Blocklist } from "../../../shared/schemas/blocklist.ts";
 import type { BlocklistRepository } from "./blocklist.repository.ts";
 
-export function createBlocklistService(repo: BlocklistRepository) {
+type Deps = { repo: BlocklistRepository; onChange(accountId: string): void };
+
+export function createBlocklistService({ repo, onChange }: Deps) {
   return {
     get(accountId: string): Promise<Blocklist> {
       return repo.findOrCreate(accountId);
     },
 
-    put(accountId: string, blocklist: Blocklist): Promise<Blocklist> {
-      return repo.save(accountId, blocklist);
+    async put(accountId: string, blocklist: Blocklist): Promise<Blocklist> {
+      const saved = await repo.save(accountId, blocklist);
+      onChange(accountId);
+      return saved;
     },
   };
 }

@@ -1,7 +1,9 @@
 /**
  * Settings use cases. The Stripe secret key and webhook signing secret are sealed with
  * AES-256-GCM before they reach the repository and only their hints are ever returned;
- * a blank secret in an update keeps the stored one.
+ * a blank secret in an update keeps the stored one. A new secret key must pass Stripe's
+ * check before it is saved; with an https PUBLIC_URL, Warden then registers its own webhook
+ * endpoint and keeps the signing secret Stripe returns.
  */
 import {
   type SettingsUpdate,
@@ -9,6 +11,7 @@ import {
   secretHint,
 } from "../../../shared/schemas/settings.ts";
 import type { Encryptor } from "../../lib/encryption.ts";
+import type { StripeConnectService } from "../stripe/connect/stripe-connect.service.ts";
 import type { SealedSecret, SettingsRepository, SettingsRow } from "./settings.repository.ts";
 
 type SecretField = "stripe_secret" | "stripe_webhook_secret";
@@ -17,10 +20,18 @@ type Deps = {
   repo: SettingsRepository;
   encryptor: Encryptor;
   /** The account's Stripe webhook URL (PUBLIC_URL/webhooks/stripe/<endpointId>). */
-  webhookUrlFor?: (accountId: string) => Promise<string | null>;
+  webhookUrlFor(accountId: string): Promise<string | null>;
+  connect: Pick<StripeConnectService, "checkKey" | "registerEndpoint">;
+  publicUrl: string;
 };
 
-export function createSettingsService({ repo, encryptor, webhookUrlFor = async () => null }: Deps) {
+export function createSettingsService({
+  repo,
+  encryptor,
+  webhookUrlFor,
+  connect,
+  publicUrl,
+}: Deps) {
   // The associated data ties each ciphertext to its account and field.
   const aad = (accountId: string, field: SecretField) => `${accountId}:${field}`;
 
@@ -38,12 +49,14 @@ export function createSettingsService({ repo, encryptor, webhookUrlFor = async (
     stripe_webhook_url: await webhookUrlFor(row.accountId),
   });
 
-  return {
+  const service = {
     async get(accountId: string): Promise<SettingsView> {
       return view(await repo.findOrCreate(accountId));
     },
 
     async put(accountId: string, update: SettingsUpdate): Promise<SettingsView> {
+      const newKey = update.stripe_secret;
+      if (newKey) await connect.checkKey(newKey);
       const row = await repo.save(accountId, {
         appName: update.app_name,
         contactEmail: update.contact_email,
@@ -51,6 +64,12 @@ export function createSettingsService({ repo, encryptor, webhookUrlFor = async (
         stripeSecret: seal(accountId, "stripe_secret", update.stripe_secret),
         stripeWebhookSecret: seal(accountId, "stripe_webhook_secret", update.stripe_webhook_secret),
       });
+      if (newKey && publicUrl.startsWith("https:") && !update.stripe_webhook_secret) {
+        const url = await webhookUrlFor(accountId);
+        const secret = url ? await connect.registerEndpoint(newKey, url) : null;
+        if (secret) await service.setWebhookSecret(accountId, secret);
+        return service.get(accountId);
+      }
       return view(row);
     },
 
@@ -73,6 +92,7 @@ export function createSettingsService({ repo, encryptor, webhookUrlFor = async (
       };
     },
   };
+  return service;
 }
 
 export type SettingsService = ReturnType<typeof createSettingsService>;

@@ -9,9 +9,9 @@ import {
   SUMMARY_DAYS,
   type TransactionAction,
 } from "../../../shared/schemas/transaction.ts";
-import { toMajorUnits } from "../stripe/charge-state.ts";
+import { toMajorUnits } from "../stripe/ingest/charge-state.ts";
 import { decodeCursor, encodeCursor } from "./transaction-cursor.ts";
-import type { TransactionRow, TransactionsRepository } from "./transactions.repository.ts";
+import type { ListedTransaction, TransactionsRepository } from "./transactions.repository.ts";
 
 export type ListOptions = {
   limit?: number;
@@ -92,7 +92,7 @@ function dayLabel(day: number): string {
   return new Date(day * DAY * 1000).toISOString().slice(0, 10);
 }
 
-function toDashboardRow(row: TransactionRow): DashboardRow {
+function toDashboardRow(row: ListedTransaction): DashboardRow {
   return {
     id: row.chargeId,
     amount: toMajorUnits(row.amount, row.currency),
@@ -111,7 +111,7 @@ function toDashboardRow(row: TransactionRow): DashboardRow {
   };
 }
 
-function actionOf(row: TransactionRow): TransactionAction | null {
+function actionOf(row: ListedTransaction): TransactionAction | null {
   const kind = row.actionKind;
   const status = row.actionStatus;
   if ((kind !== "refund" && kind !== "cancel") || !status) return null;

@@ -1,11 +1,12 @@
 /**
- * Resolves the caller's session once per request, from `Authorization: Bearer <token>` or the
- * session cookie, and refuses cross-origin state changes authenticated by the cookie (CSRF).
+ * Resolves the caller once per request, from `Authorization: Bearer <token>` or the session
+ * cookie, and refuses cross-origin state changes authenticated by the cookie (CSRF).
  */
 import cookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { AppError } from "../../lib/app-error.ts";
+import { type Caller, sessionCaller } from "../../lib/caller.ts";
 import type { ValidSession } from "../../modules/auth/session.service.ts";
 import type { Services } from "../../services.ts";
 
@@ -15,6 +16,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 declare module "fastify" {
   interface FastifyRequest {
     session: ValidSession | null;
+    caller: Caller | null;
   }
 }
 
@@ -28,6 +30,7 @@ export const sessionPlugin = fp<Options>(async (app: FastifyInstance, { services
   const ownOrigin = new URL(publicUrl).origin;
 
   app.decorateRequest("session", null);
+  app.decorateRequest("caller", null);
 
   app.addHook("onRequest", async (request, reply) => {
     const bearer = bearerToken(request);
@@ -38,6 +41,7 @@ export const sessionPlugin = fp<Options>(async (app: FastifyInstance, { services
     const token = bearer ?? cookieToken;
     if (!token) return;
     request.session = await services.sessions.validate(token);
+    request.caller = request.session ? sessionCaller(request.session) : null;
     if (bearer) return;
     const jar = sessionCookie(reply, secure);
     if (!request.session) jar.clear();

@@ -18,8 +18,8 @@ import {
   ZTransaction,
 } from "../../../shared/schemas/transaction.ts";
 import type { Services } from "../../services.ts";
+import { callerFor } from "./caller.ts";
 import { ERROR_BODY, jsonSchema } from "./openapi.plugin.ts";
-import { callerFor } from "./rest.plugin.ts";
 
 const security = [{ bearerAuth: [] }];
 const ZTransactions = ZTransaction.array();

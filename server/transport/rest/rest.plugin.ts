@@ -2,17 +2,12 @@
  * The REST adapter under /api: each route parses its input, calls the same tRPC procedure
  * through createCaller (so the logic exists once), and returns JSON.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { ZCredentials } from "../../../shared/schemas/auth.ts";
 import type { Services } from "../../services.ts";
-import { createCaller } from "../trpc/app.router.ts";
-import { createContextInner } from "../trpc/init.ts";
+import { callerFor } from "./caller.ts";
 import { consoleRoutes } from "./console.routes.ts";
 import { openapiPlugin } from "./openapi.plugin.ts";
-
-export function callerFor(request: FastifyRequest, services: Services) {
-  return createCaller(createContextInner({ services, session: request.session, ip: request.ip }));
-}
 
 export async function restPlugin(app: FastifyInstance, { services }: { services: Services }) {
   await app.register(openapiPlugin);

@@ -1,15 +1,23 @@
-/** tRPC building blocks: context, error mapping and the procedures every router uses. */
+/**
+ * tRPC building blocks: the context (one caller identity, built once per request, or without
+ * HTTP for tests and the REST adapter), error mapping, and the procedure builders: public,
+ * protected (a console session) and apiKey (a merchant's backend).
+ */
 import { initTRPC, TRPCError } from "@trpc/server";
+import type { Caller } from "../../lib/caller.ts";
 import type { ValidSession } from "../../modules/auth/session.service.ts";
 import type { Services } from "../../services.ts";
 import { toPublicError } from "../errors.ts";
+import type { SessionCookie } from "../http/session.plugin.ts";
 
 /** What a procedure may know about the caller and how it may touch the session cookie. */
 export type Context = {
   services: Services;
+  caller: Caller | null;
+  /** The console session behind a session caller (logout and password change need its id). */
   session: ValidSession | null;
   ip: string;
-  sessionCookie: { set(token: string, expiresAt: Date): void; clear(): void };
+  sessionCookie: SessionCookie;
 };
 
 /** A context without HTTP, for createCaller in tests and for the REST adapter. */
@@ -17,6 +25,7 @@ export function createContextInner(
   partial: Pick<Context, "services"> & Partial<Omit<Context, "services">>,
 ): Context {
   return {
+    caller: null,
     session: null,
     ip: "127.0.0.1",
     sessionCookie: { set() {}, clear() {} },
@@ -40,7 +49,7 @@ const t = initTRPC.context<Context>().create({
   },
 });
 
-/** Turns an AppError (or validation error) thrown below into the matching tRPC code. */
+/** Re-throws an AppError (or validation error) from below as the matching tRPC code. */
 const mapErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
@@ -60,9 +69,23 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(mapErrors);
 
+/** A signed-in console user: `ctx.user` and `ctx.session` are set from here on. */
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.session) {
+  if (ctx.caller?.via !== "session" || !ctx.session) {
     throw new TRPCError({ code: "UNAUTHORIZED", message: "Please log in." });
   }
-  return next({ ctx: { ...ctx, session: ctx.session, user: ctx.session.user } });
+  return next({
+    ctx: { ...ctx, caller: ctx.caller, session: ctx.session, user: ctx.session.user },
+  });
+});
+
+/** A merchant's backend holding an API key: `ctx.caller` is set; a session does not pass. */
+export const apiKeyProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (ctx.caller?.via !== "apiKey") {
+    throw new TRPCError({
+      code: "UNAUTHORIZED",
+      message: "A valid API key is required: send it as Authorization: Bearer <key>.",
+    });
+  }
+  return next({ ctx: { ...ctx, caller: ctx.caller } });
 });

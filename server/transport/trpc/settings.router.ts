@@ -9,7 +9,5 @@ export const settingsRouter = router({
   put: protectedProcedure
     .input(ZSettingsInput)
     .output(ZSettingsView)
-    .mutation(({ ctx, input }) =>
-      ctx.services.stripeConnect.saveSettings(ctx.user.accountId, input),
-    ),
+    .mutation(({ ctx, input }) => ctx.services.settings.put(ctx.user.accountId, input)),
 });

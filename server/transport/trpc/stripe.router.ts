@@ -26,18 +26,16 @@ export const stripeRouter = router({
   /** Sends the sample events through this account's webhook URL (local installs). */
   loadDemo: protectedProcedure
     .output(z.object({ sent: z.number(), rulesTurnedOn: z.boolean() }))
-    .mutation(({ ctx }) => ctx.services.stripeConnect.loadDemo(ctx.user.accountId)),
+    .mutation(({ ctx }) => ctx.services.demo.load(ctx.user.accountId)),
 
   startImport: protectedProcedure
     .input(z.strictObject({ days: z.number().int().min(1).max(365).default(90) }))
     .output(ZImportJob)
     .mutation(async ({ ctx, input }) =>
-      pick(await ctx.services.stripeConnect.startImport(ctx.user.accountId, input.days)),
+      pick(await ctx.services.stripeImport.start(ctx.user.accountId, input.days)),
     ),
 
   importStatus: protectedProcedure
     .output(ZImportJob)
-    .query(async ({ ctx }) =>
-      pick(await ctx.services.stripeConnect.importStatus(ctx.user.accountId)),
-    ),
+    .query(async ({ ctx }) => pick(await ctx.services.stripeImport.status(ctx.user.accountId))),
 });

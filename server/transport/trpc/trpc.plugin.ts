@@ -15,6 +15,7 @@ export async function trpcPlugin(
       router: appRouter,
       createContext: ({ req, res }): Context => ({
         services,
+        caller: req.caller,
         session: req.session,
         ip: req.ip,
         sessionCookie: sessionCookie(res, secureCookie),

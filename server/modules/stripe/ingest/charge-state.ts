@@ -5,6 +5,7 @@
  * merging takes the furthest state of each fact and never goes back.
  */
 import type Stripe from "stripe";
+import type { Outcome } from "../../../../shared/schemas/transaction.ts";
 
 /** Currencies Stripe counts in whole units (no minor unit). */
 const ZERO_DECIMAL = new Set(
@@ -41,6 +42,8 @@ export type ChargeSnapshot = {
   cardCountry: string | null;
   billingCountry: string | null;
   livemode: boolean;
+  /** A demo-bundle charge in test mode: what the rules decide about it is simulated. */
+  demo: boolean;
 };
 
 /** The charge's email: billing details, else the receipt email, else the customer's. */
@@ -76,6 +79,7 @@ export function snapshotOf(charge: Stripe.Charge): ChargeSnapshot {
     cardCountry: card?.country ?? null,
     billingCountry: charge.billing_details?.address?.country ?? null,
     livemode: charge.livemode,
+    demo: !charge.livemode && charge.metadata?.warden_demo === "true",
   };
 }
 
@@ -109,15 +113,6 @@ export function mergeSnapshots(
     email: newer.email ?? stored.email ?? incoming.email,
   };
 }
-
-export type Outcome =
-  | "disputed"
-  | "blocked"
-  | "refunded"
-  | "failed"
-  | "pending"
-  | "authorized"
-  | "succeeded";
 
 /**
  * The one outcome a merchant sees, first match wins: disputed; blocked (Radar blocked it,

@@ -5,10 +5,10 @@
  * with backoff until Stripe answers. A Stripe answer of "already done" counts as done.
  */
 import type Stripe from "stripe";
-import type { StripeAction } from "../../db/generated/client.ts";
-import { isStripeAnswer, type StripeClientFactory } from "../../lib/stripe-client.ts";
-import { DEMO_CHARGE_PREFIX } from "./sample-events.ts";
-import type { StripeEventsRepository } from "./stripe-events.repository.ts";
+import type { StripeAction } from "../../../db/generated/client.ts";
+import { isStripeAnswer, type StripeClientFactory } from "../../../lib/stripe-client.ts";
+import type { SettingsService } from "../../settings/settings.service.ts";
+import type { StripeActionsRepository } from "./stripe-actions.repository.ts";
 
 const LEASE_MS = 60_000;
 const BATCH = 10;
@@ -20,8 +20,8 @@ export function backoffMs(attempts: number): number {
 }
 
 type Deps = {
-  repo: StripeEventsRepository;
-  secretKeyFor(accountId: string): Promise<string | null>;
+  repo: StripeActionsRepository;
+  credentials: Pick<SettingsService, "stripeCredentials">;
   stripeFor: StripeClientFactory;
   now: () => Date;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
@@ -29,13 +29,13 @@ type Deps = {
 };
 
 export const NOT_CONNECTED =
-  "Stripe is not connected: add your Stripe secret key in Settings, then import again.";
+  "Stripe is not connected, so Warden could not carry this out: add your Stripe secret key in Settings, then refund or cancel this charge from your Stripe Dashboard.";
 
 const ALREADY_DONE = new Set(["charge_already_refunded", "payment_intent_unexpected_state"]);
 
 export function createStripeActionsService({
   repo,
-  secretKeyFor,
+  credentials,
   stripeFor,
   now,
   log,
@@ -67,11 +67,11 @@ export function createStripeActionsService({
   }
 
   async function execute(action: StripeAction): Promise<void> {
-    if (action.chargeId.startsWith(DEMO_CHARGE_PREFIX)) {
+    if (action.simulated) {
       await repo.finishAction(action, { status: "done", stripeObjectId: null });
       return;
     }
-    const secretKey = await secretKeyFor(action.accountId);
+    const { secretKey } = await credentials.stripeCredentials(action.accountId);
     if (!secretKey) {
       await repo.finishAction(action, { status: "failed", error: NOT_CONNECTED });
       return;

@@ -1,5 +1,5 @@
 /** History imports and their progress, for the Settings page. */
-import type { PrismaClient } from "../../db/generated/client.ts";
+import type { PrismaClient } from "../../../db/generated/client.ts";
 
 export function createImportJobsRepository(prisma: PrismaClient) {
   return {

@@ -1,13 +1,13 @@
 /**
- * The only code that touches Prisma for Stripe events, transactions and outbound actions.
+ * The only code that touches Prisma for ingesting Stripe events: the inbox, the charge rows
+ * and the actions they decide.
  * Ingestion runs inside one database transaction: the event row, the charge row and any
  * action are committed together or not at all.
  */
-import type { Prisma, PrismaClient, StripeAction, Transaction } from "../../db/generated/client.ts";
+import type { Prisma, PrismaClient } from "../../../db/generated/client.ts";
+import type { TransactionRow } from "../../transactions/transactions.repository.ts";
 
 type Tx = Prisma.TransactionClient;
-
-export type TransactionRow = Transaction;
 export type TransactionUpdate = Omit<
   Prisma.TransactionUncheckedUpdateInput,
   "accountId" | "chargeId" | "updatedAt"
@@ -62,6 +62,7 @@ export function createStripeEventsRepository(prisma: PrismaClient) {
         targetId: string;
         idempotencyKey: string;
         reason: string;
+        simulated: boolean;
         nextAttemptAt: Date;
       },
     ): Promise<boolean> {
@@ -92,54 +93,6 @@ export function createStripeEventsRepository(prisma: PrismaClient) {
       return prisma.transaction.findUnique({
         where: { accountId_chargeId: { accountId, chargeId } },
       });
-    },
-
-    /**
-     * Claims up to `limit` due actions for this worker for `leaseMs`, skipping rows another
-     * instance holds, so two servers never call Stripe for the same action at once.
-     */
-    async claimDueActions(now: Date, leaseMs: number, limit: number): Promise<StripeAction[]> {
-      const lease = new Date(now.getTime() + leaseMs);
-      return prisma.$queryRaw<StripeAction[]>`
-        UPDATE "StripeAction" SET "lockedUntil" = ${lease}, "attempts" = "attempts" + 1
-        WHERE "id" IN (
-          SELECT "id" FROM "StripeAction"
-          WHERE "status" = 'pending' AND "nextAttemptAt" <= ${now}
-            AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
-          ORDER BY "nextAttemptAt" LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-        RETURNING *`;
-    },
-
-    /** Ends an action and mirrors its state on the charge, together. */
-    async finishAction(
-      action: StripeAction,
-      outcome:
-        | { status: "done"; stripeObjectId: string | null }
-        | { status: "failed"; error: string }
-        | { status: "pending"; error: string; nextAttemptAt: Date },
-    ) {
-      const error = outcome.status === "done" ? null : outcome.error;
-      await prisma.$transaction([
-        prisma.stripeAction.update({
-          where: { id: action.id },
-          data: {
-            status: outcome.status,
-            lastError: error,
-            lockedUntil: null,
-            ...(outcome.status === "done" ? { stripeObjectId: outcome.stripeObjectId } : {}),
-            ...(outcome.status === "pending" ? { nextAttemptAt: outcome.nextAttemptAt } : {}),
-          },
-        }),
-        prisma.transaction.updateMany({
-          where: { accountId: action.accountId, chargeId: action.chargeId },
-          data: {
-            actionStatus: outcome.status,
-            actionError: error,
-            ...(outcome.status === "done" && action.kind === "refund" ? { refunded: true } : {}),
-          },
-        }),
-      ]);
     },
   };
 }

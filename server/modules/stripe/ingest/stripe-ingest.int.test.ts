@@ -1,16 +1,16 @@
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DB_KINDS } from "../../../test/helpers/databases.ts";
-import { type Merchant, signedInMerchant } from "../../../test/helpers/merchants.ts";
-import { connectStripe, deliver } from "../../../test/helpers/stripe-webhooks.ts";
-import { startTestApp, type TestApp } from "../../../test/helpers/test-app.ts";
 import {
   buildCharge,
   buildDispute,
   buildEarlyFraudWarning,
   buildEvent,
   buildPaymentIntentCapturable,
-} from "./sample-events.ts";
+} from "../../../../test/fixtures/stripe.ts";
+import { DB_KINDS } from "../../../../test/helpers/databases.ts";
+import { type Merchant, signedInMerchant } from "../../../../test/helpers/merchants.ts";
+import { connectStripe, deliver } from "../../../../test/helpers/stripe-webhooks.ts";
+import { startTestApp, type TestApp } from "../../../../test/helpers/test-app.ts";
 
 const RULES_ON = {
   rule_high_risk: true,

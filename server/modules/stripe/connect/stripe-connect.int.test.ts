@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DB_KINDS } from "../../../test/helpers/databases.ts";
-import { signedInMerchant } from "../../../test/helpers/merchants.ts";
-import { TEST_SECRET_KEY } from "../../../test/helpers/stripe-webhooks.ts";
-import { startTestApp, type TestApp } from "../../../test/helpers/test-app.ts";
-import { buildCharge, DEMO_CHARGE_PREFIX, demoEvents } from "./sample-events.ts";
+import { buildCharge } from "../../../../test/fixtures/stripe.ts";
+import { DB_KINDS } from "../../../../test/helpers/databases.ts";
+import { signedInMerchant } from "../../../../test/helpers/merchants.ts";
+import { TEST_SECRET_KEY } from "../../../../test/helpers/stripe-webhooks.ts";
+import { startTestApp, type TestApp } from "../../../../test/helpers/test-app.ts";
+import { demoEvents } from "../../demo/demo-events.ts";
 
 const settingsBody = (secret: string, webhook = "") => ({
   app_name: "Shop",
@@ -129,7 +130,7 @@ describe("the demo on a local install", () => {
       const rows = await t.prisma.transaction.findMany({
         where: { accountId: merchant.accountId },
       });
-      expect(rows.every((row) => row.chargeId.startsWith(DEMO_CHARGE_PREFIX))).toBe(true);
+      expect(rows.every((row) => row.demo && !row.livemode)).toBe(true);
       const byOutcome = (o: string) => rows.filter((r) => r.outcome === o).length;
       expect(byOutcome("blocked")).toBeGreaterThanOrEqual(5);
       expect(byOutcome("disputed")).toBe(1);
@@ -140,8 +141,35 @@ describe("the demo on a local install", () => {
           timeout: 10_000,
         })
         .toBe(0);
-      // Demo charges are not real: their refunds are simulated, never sent to Stripe.
+      // Demo charges are not real: their refunds are simulated, never sent to Stripe...
       expect(t.stripe.callsTo("POST", "/v1/refunds")).toHaveLength(0);
+      const actions = await t.prisma.stripeAction.findMany({
+        where: { accountId: merchant.accountId },
+      });
+      expect(actions.length).toBeGreaterThanOrEqual(4);
+      expect(actions.every((a) => a.simulated && a.status === "done")).toBe(true);
+      // ...and each one changes its charge as Stripe's charge.refunded would: refunded in full.
+      const refundedByRule = await t.prisma.transaction.findMany({
+        where: { accountId: merchant.accountId, actionKind: "refund" },
+      });
+      expect(refundedByRule.length).toBe(actions.filter((a) => a.kind === "refund").length);
+      for (const row of refundedByRule) {
+        expect(row).toMatchObject({ refunded: true, amountRefunded: row.amount });
+      }
+      // The dashboard's "Amount refunded" agrees with its rows.
+      const usdRefunded = (
+        await t.prisma.transaction.findMany({
+          where: { accountId: merchant.accountId, currency: "usd", amountRefunded: { gt: 0 } },
+        })
+      ).reduce((sum, row) => sum + row.amountRefunded, 0);
+      const summary = await merchant.browser.query<{
+        refunded: { currency: string; amount: number }[];
+      }>("dashboard.summary");
+      expect(summary).toMatchObject({
+        ok: true,
+        data: { refunded: [{ currency: "usd", amount: usdRefunded / 100 }] },
+      });
+      expect(usdRefunded).toBeGreaterThan(2900);
       expect(await t.prisma.stripeEvent.count({ where: { accountId: merchant.accountId } })).toBe(
         demoEvents().length,
       );

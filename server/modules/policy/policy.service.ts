@@ -1,0 +1,84 @@
+/**
+ * Everything the engine needs for an account, loaded in one place: the policy (rules,
+ * templates, block list) and the features (the disposable-domain set, built once).
+ *
+ * The policy is read on every Stripe event and every screening, so it is kept in memory per
+ * account and dropped when the change feed says the account's settings changed (in this
+ * process at once, in other instances through PostgreSQL's NOTIFY). A load that overlaps a
+ * change is not kept, and a copy older than `maxAgeMs` is reloaded in case a change was lost.
+ */
+import { disposableEmailBlocklistSet } from "disposable-email-domains-js";
+import type { Blocklist } from "../../../shared/schemas/blocklist.ts";
+import type { Rules } from "../../../shared/schemas/rules.ts";
+import type { Templates } from "../../../shared/schemas/templates.ts";
+import type { ChangeFeed } from "../../db/change-feed.ts";
+import type { Features, Policy } from "../../engine/types.ts";
+
+export const POLICY_TOPIC = "policy";
+
+type Source<T> = { get(accountId: string): Promise<T> };
+
+type Deps = {
+  rules: Source<Rules>;
+  templates: Source<Templates>;
+  blocklist: Source<Blocklist>;
+  changes: ChangeFeed;
+  now: () => Date;
+  maxAgeMs?: number;
+};
+
+// Built once per process: the package's own helper rebuilds this ~100k-entry set per call.
+let disposableDomains: ReadonlySet<string> | undefined;
+
+export function createPolicyService({
+  rules,
+  templates,
+  blocklist,
+  changes,
+  now,
+  maxAgeMs = 60_000,
+}: Deps) {
+  const cache = new Map<string, { policy: Policy; loadedAt: number }>();
+  /** Bumped on every change, so a load that started before it is not cached. */
+  let generation = 0;
+
+  changes.subscribe(({ topic, accountId }) => {
+    if (topic !== POLICY_TOPIC && topic !== "*") return;
+    generation += 1;
+    if (accountId === "*") cache.clear();
+    else cache.delete(accountId);
+  });
+
+  async function read(accountId: string): Promise<Policy> {
+    const [r, t, b] = await Promise.all([
+      rules.get(accountId),
+      templates.get(accountId),
+      blocklist.get(accountId),
+    ]);
+    return { rules: r, templates: t, blocklist: b };
+  }
+
+  return {
+    async load(accountId: string): Promise<Policy> {
+      const cached = cache.get(accountId);
+      const at = now().getTime();
+      if (cached && at - cached.loadedAt < maxAgeMs) return cached.policy;
+      const started = generation;
+      const policy = await read(accountId);
+      if (generation === started) cache.set(accountId, { policy, loadedAt: at });
+      return policy;
+    },
+
+    features(): Features {
+      disposableDomains ??= disposableEmailBlocklistSet();
+      return { disposableDomains };
+    },
+  };
+}
+
+/** What the settings services call after a change, so every instance reloads the policy. */
+export function policyChangeNotifier(changes: ChangeFeed): (accountId: string) => void {
+  return (accountId) => changes.publish({ topic: POLICY_TOPIC, accountId });
+}
+
+export type PolicyService = ReturnType<typeof createPolicyService>;

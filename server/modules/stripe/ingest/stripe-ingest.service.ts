@@ -1,0 +1,98 @@
+/**
+ * Turns a verified Stripe event into stored state: the event once per account, the charge
+ * merged (never moved backwards by a late event), the merchant's rules evaluated on it, and
+ * any refund or cancellation recorded before it is carried out. All in one transaction, so
+ * the webhook answers 2xx only for an event whose effects are committed.
+ */
+import type Stripe from "stripe";
+import type { StripeClientFactory } from "../../../lib/stripe-client.ts";
+import type { PolicyService } from "../../policy/policy.service.ts";
+import type { SettingsService } from "../../settings/settings.service.ts";
+import { applyEvent, effectOf } from "./apply-event.ts";
+import { type ChargeSnapshot, snapshotOf } from "./charge-state.ts";
+import type { StripeEventsRepository } from "./stripe-events.repository.ts";
+
+export type IngestStatus = "applied" | "ignored" | "duplicate";
+
+type Deps = {
+  repo: StripeEventsRepository;
+  policy: PolicyService;
+  credentials: Pick<SettingsService, "stripeCredentials">;
+  stripeFor: StripeClientFactory;
+  /** Called after commit when an action was recorded, so it is carried out promptly. */
+  onActionRecorded(): void;
+  now: () => Date;
+};
+
+export function createStripeIngestService({
+  repo,
+  policy,
+  credentials,
+  stripeFor,
+  onActionRecorded,
+  now,
+}: Deps) {
+  /** The charge as Stripe has it now; null when there is no key or Stripe cannot say. */
+  async function fetchCharge(accountId: string, chargeId: string): Promise<ChargeSnapshot | null> {
+    const { secretKey } = await credentials.stripeCredentials(accountId);
+    if (!secretKey) return null;
+    const charge = await stripeFor(secretKey)
+      .charges.retrieve(chargeId)
+      .catch(() => null);
+    return charge ? snapshotOf(charge) : null;
+  }
+
+  return {
+    /**
+     * Applies one event. With `act: false` (history import) the charge is recorded but the
+     * rules do not refund or cancel anything.
+     */
+    async ingest(
+      accountId: string,
+      event: Stripe.Event,
+      { act = true }: { act?: boolean } = {},
+    ): Promise<{ status: IngestStatus }> {
+      const effect = effectOf(event);
+      const loaded = effect ? await policy.load(accountId) : null;
+      // A warning or authorization can arrive before its charge: ask Stripe for the charge.
+      if (effect && !effect.snapshot) {
+        const known = await repo.findTransaction(accountId, effect.chargeId);
+        if (!known?.hasCharge) {
+          effect.fetched = (await fetchCharge(accountId, effect.chargeId)) ?? undefined;
+        }
+      }
+
+      let recordedAction = false;
+      const status = await repo.transaction(async (tx) => {
+        const fresh = await repo.recordEvent(tx, {
+          accountId,
+          eventId: event.id,
+          type: event.type,
+          created: event.created,
+          status: effect ? "applied" : "ignored",
+          chargeId: effect?.chargeId ?? null,
+        });
+        if (!fresh) return "duplicate" as const;
+        if (!effect || !loaded) return "ignored" as const;
+
+        const row = await repo.lockTransaction(tx, accountId, effect.chargeId);
+        const { update, action } = applyEvent(row, effect, loaded, policy.features(), { act });
+        if (action) {
+          await repo.createAction(tx, {
+            accountId,
+            chargeId: effect.chargeId,
+            ...action,
+            nextAttemptAt: now(),
+          });
+          recordedAction = true;
+        }
+        await repo.saveTransaction(tx, accountId, effect.chargeId, update);
+        return "applied" as const;
+      });
+      if (recordedAction) onActionRecorded();
+      return { status };
+    },
+  };
+}
+
+export type StripeIngestService = ReturnType<typeof createStripeIngestService>;

@@ -1,0 +1,62 @@
+/**
+ * A Stripe delivery for one merchant's endpoint: find the account, check the signature on the
+ * raw bytes with the account's signing secret, and ingest the event.
+ */
+import Stripe from "stripe";
+import { AppError } from "../../../lib/app-error.ts";
+import type { SettingsService } from "../../settings/settings.service.ts";
+import type { StripeEventsRepository } from "./stripe-events.repository.ts";
+import type { IngestStatus, StripeIngestService } from "./stripe-ingest.service.ts";
+
+/** Stripe's default tolerance: a signature older than this is refused (replay protection). */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+// Only the signature helpers are used; they need no key and make no calls.
+const verifier = new Stripe("sk_signature_checks_only", { telemetry: false });
+
+type Deps = {
+  repo: StripeEventsRepository;
+  credentials: Pick<SettingsService, "stripeCredentials">;
+  ingest: StripeIngestService;
+};
+
+/** The account's webhook URL: PUBLIC_URL/webhooks/stripe/<endpointId>. */
+export function createWebhookUrls(repo: StripeEventsRepository, publicUrl: string) {
+  return async (accountId: string): Promise<string> =>
+    `${publicUrl}/webhooks/stripe/${(await repo.findEndpointId(accountId)).webhookEndpointId}`;
+}
+
+export function createStripeWebhooksService({ repo, credentials, ingest }: Deps) {
+  return {
+    async receive(
+      endpointId: string,
+      raw: Buffer,
+      signature: string | undefined,
+    ): Promise<{ status: IngestStatus }> {
+      const account = await repo.findAccountByEndpoint(endpointId);
+      if (!account) throw new AppError("NOT_FOUND", "Unknown webhook endpoint.");
+      if (!signature) throw new AppError("BAD_REQUEST", "Missing Stripe-Signature header.");
+      const secret = (await credentials.stripeCredentials(account.id)).webhookSecret;
+      if (!secret) {
+        throw new AppError(
+          "BAD_REQUEST",
+          "No webhook signing secret is set for this account: add it in Settings.",
+        );
+      }
+      let event: Stripe.Event;
+      try {
+        event = verifier.webhooks.constructEvent(
+          raw,
+          signature,
+          secret,
+          SIGNATURE_TOLERANCE_SECONDS,
+        );
+      } catch (error) {
+        throw new AppError("BAD_REQUEST", `Invalid Stripe signature: ${(error as Error).message}`);
+      }
+      return ingest.ingest(account.id, event);
+    },
+  };
+}
+
+export type StripeWebhooksService = ReturnType<typeof createStripeWebhooksService>;

@@ -1,6 +1,7 @@
 /**
- * buildApp(config): the whole server without listening, so tests drive it with app.inject
- * or on an ephemeral port. Plugins go in order: external, app, routes.
+ * buildApp(config): the whole server without listening: the database, the services, the
+ * Stripe action worker and hourly housekeeping, then the plugins in order (session, tRPC,
+ * REST, Stripe webhooks, the client). main.ts listens; tests listen on an ephemeral port.
  */
 import { resolve } from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import type { Caller } from "../../lib/caller.ts";
+import type { ValidSession } from "../../modules/auth/session.service.ts";
+import type { Services } from "../../services.ts";
+import {
+  apiKeyProcedure,
+  createCallerFactory,
+  createContextInner,
+  protectedProcedure,
+  router,
+} from "./init.ts";
+
+// The procedures under test read only the caller; no service is reached.
+const services = {} as Services;
+const probe = router({
+  console: protectedProcedure.query(({ ctx }) => ctx.caller),
+  backend: apiKeyProcedure.query(({ ctx }) => ctx.caller),
+});
+const callerOf = createCallerFactory(probe);
+
+const session: ValidSession = {
+  id: "s1",
+  expiresAt: new Date(Date.now() + 60_000),
+  extended: false,
+  user: { id: "u1", email: "a@example.com", accountId: "acct_a" },
+};
+const viaSession: Caller = { accountId: "acct_a", userId: "u1", via: "session" };
+const viaKey: Caller = { accountId: "acct_a", via: "apiKey" };
+
+describe("procedure builders", () => {
+  it.each([
+    {
+      name: "no caller",
+      caller: null,
+      session: null,
+      console: "UNAUTHORIZED",
+      backend: "UNAUTHORIZED",
+    },
+    {
+      name: "a console session",
+      caller: viaSession,
+      session,
+      console: "ok",
+      backend: "UNAUTHORIZED",
+    },
+    { name: "an API key", caller: viaKey, session: null, console: "UNAUTHORIZED", backend: "ok" },
+  ])("$name: console $console, backend $backend", async (row) => {
+    const api = callerOf(
+      createContextInner({ services, caller: row.caller, session: row.session }),
+    );
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => "ok",
+        (error: { code?: string }) => error.code,
+      );
+    expect(await outcome(api.console())).toBe(row.console);
+    expect(await outcome(api.backend())).toBe(row.backend);
+  });
+
+  it("hands the caller identity on to the procedure", async () => {
+    const api = callerOf(createContextInner({ services, caller: viaKey }));
+    expect(await api.backend()).toEqual(viaKey);
+  });
+});

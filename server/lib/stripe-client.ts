@@ -34,3 +34,10 @@ export function isStripeAnswer(error: unknown): error is Stripe.errors.StripeErr
     e.statusCode !== 409
   );
 }
+
+/** Where Stripe code gets a merchant's decrypted credentials (the settings service). */
+export type StripeCredentials = {
+  stripeCredentials(
+    accountId: string,
+  ): Promise<{ secretKey: string | null; webhookSecret: string | null }>;
+};

@@ -1,4 +1,6 @@
 /** Transaction dashboard use cases: one page of charges (keyset-paginated) and the 30-day summary. */
+
+import { toMajorUnits } from "../../../shared/currency.ts";
 import {
   BLOCKED_BY_LABELS,
   type DashboardPage,
@@ -9,7 +11,6 @@ import {
   SUMMARY_DAYS,
   type TransactionAction,
 } from "../../../shared/schemas/transaction.ts";
-import { toMajorUnits } from "../stripe/ingest/charge-state.ts";
 import { decodeCursor, encodeCursor } from "./transaction-cursor.ts";
 import type { ListedTransaction, TransactionsRepository } from "./transactions.repository.ts";
 

@@ -6,8 +6,11 @@
  */
 import type Stripe from "stripe";
 import type { StripeAction } from "../../../db/generated/client.ts";
-import { isStripeAnswer, type StripeClientFactory } from "../../../lib/stripe-client.ts";
-import type { SettingsService } from "../../settings/settings.service.ts";
+import {
+  isStripeAnswer,
+  type StripeClientFactory,
+  type StripeCredentials,
+} from "../../../lib/stripe-client.ts";
 import type { StripeActionsRepository } from "./stripe-actions.repository.ts";
 
 const LEASE_MS = 60_000;
@@ -21,7 +24,7 @@ export function backoffMs(attempts: number): number {
 
 type Deps = {
   repo: StripeActionsRepository;
-  credentials: Pick<SettingsService, "stripeCredentials">;
+  credentials: StripeCredentials;
   stripeFor: StripeClientFactory;
   now: () => Date;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };

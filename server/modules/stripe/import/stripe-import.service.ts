@@ -5,8 +5,7 @@
  */
 import type Stripe from "stripe";
 import { AppError } from "../../../lib/app-error.ts";
-import type { StripeClientFactory } from "../../../lib/stripe-client.ts";
-import type { SettingsService } from "../../settings/settings.service.ts";
+import type { StripeClientFactory, StripeCredentials } from "../../../lib/stripe-client.ts";
 import type { StripeIngestService } from "../ingest/stripe-ingest.service.ts";
 import type { ImportJobsRepository } from "./import-jobs.repository.ts";
 
@@ -14,7 +13,7 @@ const DAY = 86_400;
 
 type Deps = {
   jobs: ImportJobsRepository;
-  credentials: Pick<SettingsService, "stripeCredentials">;
+  credentials: StripeCredentials;
   ingest: StripeIngestService;
   stripeFor: StripeClientFactory;
   now: () => Date;

@@ -5,9 +5,8 @@
  * the webhook answers 2xx only for an event whose effects are committed.
  */
 import type Stripe from "stripe";
-import type { StripeClientFactory } from "../../../lib/stripe-client.ts";
+import type { StripeClientFactory, StripeCredentials } from "../../../lib/stripe-client.ts";
 import type { PolicyService } from "../../policy/policy.service.ts";
-import type { SettingsService } from "../../settings/settings.service.ts";
 import { applyEvent, effectOf } from "./apply-event.ts";
 import { type ChargeSnapshot, snapshotOf } from "./charge-state.ts";
 import type { StripeEventsRepository } from "./stripe-events.repository.ts";
@@ -17,7 +16,7 @@ export type IngestStatus = "applied" | "ignored" | "duplicate";
 type Deps = {
   repo: StripeEventsRepository;
   policy: PolicyService;
-  credentials: Pick<SettingsService, "stripeCredentials">;
+  credentials: StripeCredentials;
   stripeFor: StripeClientFactory;
   /** Called after commit when an action was recorded, so it is carried out promptly. */
   onActionRecorded(): void;

@@ -4,7 +4,7 @@
  */
 import Stripe from "stripe";
 import { AppError } from "../../../lib/app-error.ts";
-import type { SettingsService } from "../../settings/settings.service.ts";
+import type { StripeCredentials } from "../../../lib/stripe-client.ts";
 import type { StripeEventsRepository } from "./stripe-events.repository.ts";
 import type { IngestStatus, StripeIngestService } from "./stripe-ingest.service.ts";
 
@@ -16,7 +16,7 @@ const verifier = new Stripe("sk_signature_checks_only", { telemetry: false });
 
 type Deps = {
   repo: StripeEventsRepository;
-  credentials: Pick<SettingsService, "stripeCredentials">;
+  credentials: StripeCredentials;
   ingest: StripeIngestService;
 };
 

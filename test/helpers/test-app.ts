@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { inject } from "vitest";
 import { buildApp } from "../../server/app.ts";
-import { loadConfig } from "../../server/config.ts";
+import { type Config, loadConfig } from "../../server/config.ts";
 import type { Database } from "../../server/db/database.ts";
 import { type DbKind, openTestDatabase } from "./databases.ts";
 import { startSmtpCapture } from "./smtp.ts";
@@ -51,21 +51,10 @@ export async function startTestApp(
     runStripeActions?: boolean;
   } = {},
 ) {
-  const port = await freePort();
   const smtp = await startSmtpCapture();
   // Every test app talks to its own Stripe stand-in: no test can reach the real Stripe.
   const stripe = await startStripeStandIn();
   const dataDir = await mkdtemp(join(tmpdir(), "warden-test-"));
-  const config = loadConfig({
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    SMTP_URL: smtp.url,
-    STRIPE_API_BASE: stripe.url,
-    LOG_LEVEL: "silent",
-    ...options.env,
-  });
   const ownDatabase = !options.database;
   const database = options.database ?? (await openTestDatabase(kind));
   const clock = options.clock ?? testClock();
@@ -76,14 +65,36 @@ export async function startTestApp(
   } catch {
     clientDir = undefined;
   }
-  const app: FastifyInstance = await buildApp(config, {
-    database,
-    now: clock.now,
-    clientDir,
-    logStream: options.logStream,
-    runStripeActions: options.runStripeActions,
-  });
-  await app.listen({ port, host: "127.0.0.1" });
+  // A free port can be taken by another process before we listen on it: try another one.
+  let started: { app: FastifyInstance; config: Config; port: number } | undefined;
+  for (let attempt = 1; !started; attempt++) {
+    const port = await freePort();
+    const config = loadConfig({
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      SMTP_URL: smtp.url,
+      STRIPE_API_BASE: stripe.url,
+      LOG_LEVEL: "silent",
+      ...options.env,
+    });
+    const app: FastifyInstance = await buildApp(config, {
+      database,
+      now: clock.now,
+      clientDir,
+      logStream: options.logStream,
+      runStripeActions: options.runStripeActions,
+    });
+    try {
+      await app.listen({ port, host: "127.0.0.1" });
+      started = { app, config, port };
+    } catch (error) {
+      await app.close();
+      if ((error as { code?: string }).code !== "EADDRINUSE" || attempt >= 5) throw error;
+    }
+  }
+  const { app, config, port } = started;
   return {
     app,
     smtp,

@@ -1,0 +1,131 @@
+/**
+ * Screening (POST /api/v1/screen and screening.screen): what a merchant's backend sends about
+ * an event before it lets it happen, and Warden's answer. Exact: scripts outside the repo
+ * rely on these names. Input is snake_case and strict (an unknown key is a 400 naming it).
+ */
+import { z } from "zod";
+import { RULE_KEYS } from "./rules.ts";
+
+export const SCREEN_TYPES = [
+  "signup",
+  "login",
+  "trial_start",
+  "promo_redemption",
+  "referral",
+  "checkout",
+  "request",
+] as const;
+export type ScreenType = (typeof SCREEN_TYPES)[number];
+
+export const DECISIONS = ["allow", "review", "block"] as const;
+export type ScreenDecision = (typeof DECISIONS)[number];
+
+const text = (max: number) =>
+  z
+    .string({ message: "must be a string" })
+    .trim()
+    .min(1, "must not be empty")
+    .max(max, `must be at most ${max} characters`);
+
+const IANA_ZONE = /^(?:[A-Za-z][A-Za-z0-9_+-]*)(?:\/[A-Za-z0-9_+-]+){0,2}$/;
+const URLISH = (max: number) =>
+  text(max).refine((value) => URL.canParse(value), { message: "must be an absolute URL" });
+
+export const ZScreenInput = z.strictObject({
+  type: z.enum(SCREEN_TYPES, { message: `must be one of ${SCREEN_TYPES.join(", ")}` }),
+  user_id: text(200).optional(),
+  email: text(320)
+    .refine((value) => /^[^\s@]+@[^\s@]+$/.test(value), { message: "must be an email address" })
+    .optional(),
+  ip: z.union([z.ipv4(), z.ipv6()], { message: "must be an IPv4 or IPv6 address" }).optional(),
+  user_agent: text(1000).optional(),
+  device_id: text(200).optional(),
+  timezone: text(64)
+    .refine((value) => IANA_ZONE.test(value), { message: "must be an IANA time zone name" })
+    .optional(),
+  origin: URLISH(2048).optional(),
+  referrer: URLISH(2048).optional(),
+  url: URLISH(2048).optional(),
+  promo_code: text(200).optional(),
+  referral_code: text(200).optional(),
+  referrer_user_id: text(200).optional(),
+  card_fingerprint: text(100).optional(),
+  amount: z
+    .number({ message: "must be a whole number of minor units" })
+    .int("must be a whole number of minor units")
+    .min(0, "must not be negative")
+    .max(1e12, "is too large")
+    .optional(),
+  currency: z
+    .string({ message: "must be a string" })
+    .regex(/^[A-Za-z]{3}$/, "must be a three-letter ISO 4217 code")
+    .transform((value) => value.toLowerCase())
+    .optional(),
+  /** The token from the browser collector (warden.js); accepted and ignored until it exists. */
+  signals: text(4096).optional(),
+});
+export type ScreenInput = z.input<typeof ZScreenInput>;
+export type ScreenEvent = z.output<typeof ZScreenInput>;
+
+const ZObserved = z.union([z.string(), z.number()]).nullable();
+
+export const ZReason = z.object({
+  rule: z.enum(RULE_KEYS),
+  action: z.enum(["block", "review"]),
+  message: z.string(),
+  observed: ZObserved,
+  limit: ZObserved,
+});
+export type ScreenReason = z.infer<typeof ZReason>;
+
+export const ZScreenResult = z.object({
+  id: z.string(),
+  decision: z.enum(DECISIONS),
+  /** 0–100, higher is riskier. */
+  score: z.number().int().min(0).max(100),
+  reasons: z.array(ZReason),
+  /** Rules in monitor mode that would have fired; they never change the decision. */
+  monitored: z.array(ZReason),
+  took_ms: z.number(),
+});
+export type ScreenResult = z.infer<typeof ZScreenResult>;
+
+/** A stored screening as the console lists it. */
+export const ZScreeningRow = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  type: z.enum(SCREEN_TYPES),
+  user_id: z.string().nullable(),
+  email: z.string().nullable(),
+  ip: z.string().nullable(),
+  decision: z.enum(DECISIONS),
+  score: z.number(),
+  reasons: z.array(ZReason),
+  monitored: z.array(ZReason),
+});
+export type ScreeningRow = z.infer<typeof ZScreeningRow>;
+
+export const ZScreeningListInput = z.object({
+  decision: z.enum(DECISIONS).optional(),
+  type: z.enum(SCREEN_TYPES).optional(),
+  rule: z.enum(RULE_KEYS).optional(),
+  /** An email (or its start), a user id, or an IP address. */
+  search: z.string().trim().max(200).optional(),
+  limit: z.number().int().min(1).max(200).default(50),
+  /** Opaque, from a previous page's nextCursor. */
+  cursor: z.string().max(200).nullish(),
+});
+export type ScreeningListInput = z.input<typeof ZScreeningListInput>;
+
+export const ZScreeningPage = z.object({
+  items: z.array(ZScreeningRow),
+  nextCursor: z.string().nullable(),
+});
+
+export const ZScreeningCounts = z.object({
+  /** Decisions in the last 24 hours. */
+  allow: z.number().int(),
+  review: z.number().int(),
+  block: z.number().int(),
+});
+export type ScreeningCounts = z.infer<typeof ZScreeningCounts>;

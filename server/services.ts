@@ -25,6 +25,7 @@ import { createHousekeepingService } from "./modules/housekeeping/housekeeping.s
 import { createJsonSettingsRepository } from "./modules/json-settings/json-settings.repository.ts";
 import { createJsonSettingsService } from "./modules/json-settings/json-settings.service.ts";
 import { createPolicyService, policyChangeNotifier } from "./modules/policy/policy.service.ts";
+import { createRuleSettingsService } from "./modules/rule-settings/rule-settings.service.ts";
 import { createSettingsRepository } from "./modules/settings/settings.repository.ts";
 import { createSettingsService } from "./modules/settings/settings.service.ts";
 import { createStripeActionsRepository } from "./modules/stripe/actions/stripe-actions.repository.ts";
@@ -95,7 +96,13 @@ export function createServices(deps: ServiceDeps) {
     repo: createBlocklistRepository(prisma),
     onChange: onPolicyChange,
   });
-  const policy = createPolicyService({ rules, templates, blocklist, changes, now });
+  const ruleSettings = createRuleSettingsService({
+    repo: createJsonSettingsRepository(prisma, "ruleParameters"),
+    rules,
+    templates,
+    onChange: onPolicyChange,
+  });
+  const policy = createPolicyService({ rules, templates, blocklist, ruleSettings, changes, now });
 
   const stripeEvents = createStripeEventsRepository(prisma);
   const webhookUrlFor = createWebhookUrls(stripeEvents, publicUrl);
@@ -131,6 +138,7 @@ export function createServices(deps: ServiceDeps) {
     waitlist,
     rules,
     templates,
+    ruleSettings,
     blocklist,
     policy,
     settings,

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { RULE_KEYS } from "../../shared/schemas/rules.ts";
-import { charge, features, policy } from "../../test/fixtures/engine.ts";
+import {
+  charge,
+  counts,
+  event,
+  eventFeatures,
+  features,
+  policy,
+} from "../../test/fixtures/engine.ts";
 import { decisionOf, evaluate, RULES } from "./evaluate.ts";
 
 describe("evaluate", () => {
@@ -66,6 +73,7 @@ describe("evaluate", () => {
           limit: null,
         },
       ],
+      monitored: [],
     });
   });
 
@@ -84,5 +92,68 @@ describe("decisionOf", () => {
     { actions: ["block", "review"], decision: "block" },
   ] as const)("$actions → $decision", ({ actions, decision }) => {
     expect(decisionOf(actions.map((action) => ({ action })))).toBe(decision);
+  });
+});
+
+describe("evaluate on screened events", () => {
+  const sixth = eventFeatures({ counts: counts({ signupsLastHour: { ip: 5, subnet: 5 } }) });
+
+  it("a live block rule blocks, with a score", () => {
+    const result = evaluate(event(), policy({ rule_signup_velocity: true }), sixth);
+    expect(result).toMatchObject({ decision: "block", score: 80, monitored: [] });
+    expect(result.reasons[0]).toMatchObject({ rule: "rule_signup_velocity", action: "block" });
+  });
+
+  it("monitor mode reports the rule and never changes the decision", () => {
+    const watching = policy(
+      { rule_signup_velocity: true },
+      {},
+      { rule_signup_velocity: { mode: "monitor" } },
+    );
+    const result = evaluate(event(), watching, sixth);
+    expect(result).toMatchObject({ decision: "allow", score: 0, reasons: [] });
+    expect(result.monitored).toEqual([
+      expect.objectContaining({
+        rule: "rule_signup_velocity",
+        action: "block",
+        observed: 6,
+        limit: 5,
+      }),
+    ]);
+  });
+
+  it("a rule set to review reviews instead of blocking", () => {
+    const soft = policy(
+      { rule_signup_velocity: true },
+      {},
+      { rule_signup_velocity: { action: "review" } },
+    );
+    expect(evaluate(event(), soft, sixth)).toMatchObject({ decision: "review", score: 50 });
+  });
+
+  it("a soft finding reviews even when the rule blocks", () => {
+    const result = evaluate(
+      event({ userAgent: null }),
+      policy({ rule_scraping: true }),
+      eventFeatures(),
+    );
+    expect(result.decision).toBe("review");
+  });
+
+  it("templates turn rules on for events but never for charges", () => {
+    const withTemplate = policy(
+      { rule_email: false },
+      {},
+      {},
+      { template_disposable_email_throttle: true },
+    );
+    const disposable = eventFeatures({ disposableDomains: new Set(["mailinator.com"]) });
+    expect(
+      evaluate(event({ type: "login", email: "a@mailinator.com" }), withTemplate, disposable)
+        .decision,
+    ).toBe("block");
+    expect(evaluate(charge({ email: "a@mailinator.com" }), withTemplate, disposable).decision).toBe(
+      "allow",
+    );
   });
 });

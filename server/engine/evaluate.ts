@@ -1,26 +1,91 @@
 /**
  * The one rule engine: evaluate(subject, policy, features) → decision, score and reasons, for
  * every kind of subject. No I/O: the caller loads the policy and features and acts on the
- * answer. Block wins over review, review over allow; a rule that is off, or does not judge
- * this kind of subject, abstains.
+ * answer. Block wins over review, review over allow. A rule that is off, does not judge this
+ * kind of subject, or lacks its inputs, abstains; a rule in monitor mode is reported in
+ * `monitored` and never changes the decision.
  */
+import { cardReuse } from "./rules/card-reuse.ts";
 import { countryBlocked } from "./rules/country-blocked.ts";
+import { deviceReuse } from "./rules/device-reuse.ts";
 import { earlyFraudWarning } from "./rules/efw.ts";
 import { email } from "./rules/email.ts";
+import { entropy } from "./rules/entropy.ts";
+import { farming } from "./rules/farming.ts";
 import { highRisk } from "./rules/high-risk.ts";
-import type { Decision, Evaluation, Features, Policy, Reason, Rule, Subject } from "./types.ts";
+import { oneTrial } from "./rules/one-trial.ts";
+import { promoAbuse } from "./rules/promo-abuse.ts";
+import { promoVelocity } from "./rules/promo-velocity.ts";
+import { referrerMismatch } from "./rules/referrer-mismatch.ts";
+import { scraping } from "./rules/scraping.ts";
+import { signupVelocity } from "./rules/signup-velocity.ts";
+import { timezoneMismatch } from "./rules/timezone-mismatch.ts";
+import type {
+  Decision,
+  Evaluation,
+  Features,
+  Policy,
+  Reason,
+  Rule,
+  RuleAction,
+  Subject,
+} from "./types.ts";
 
 /** Every rule, in the order their reasons are listed. */
-export const RULES: readonly Rule[] = [earlyFraudWarning, highRisk, countryBlocked, email];
+export const RULES: readonly Rule[] = [
+  earlyFraudWarning,
+  highRisk,
+  countryBlocked,
+  email,
+  oneTrial,
+  promoAbuse,
+  scraping,
+  farming,
+  signupVelocity,
+  promoVelocity,
+  entropy,
+  timezoneMismatch,
+  referrerMismatch,
+  cardReuse,
+  deviceReuse,
+];
+
+/** What a live reason adds to an event's score (0–100). */
+const WEIGHT: Record<RuleAction, number> = { block: 80, review: 50 };
+
+/**
+ * Whether a rule runs for this subject. Charges follow the merchant's own rule flags only
+ * (Warden refunds money on them); screened events also follow the templates.
+ */
+function isOn(rule: Rule, subject: Subject, policy: Policy): boolean {
+  if (!rule.appliesTo.includes(subject.kind)) return false;
+  return subject.kind === "charge" ? policy.rules[rule.key] : policy.enabled[rule.key];
+}
 
 export function evaluate(subject: Subject, policy: Policy, features: Features): Evaluation {
   const reasons: Reason[] = [];
+  const monitored: Reason[] = [];
   for (const rule of RULES) {
-    if (!policy.rules[rule.key] || !rule.appliesTo.includes(subject.kind)) continue;
+    if (!isOn(rule, subject, policy)) continue;
     const finding = rule.check(subject, policy, features);
-    if (finding) reasons.push({ rule: rule.key, action: rule.action, ...finding });
+    if (!finding) continue;
+    const setting = policy.settings[rule.key];
+    const { review, ...rest } = finding;
+    const reason: Reason = {
+      rule: rule.key,
+      action: review ? "review" : setting.action,
+      ...rest,
+    };
+    (setting.mode === "monitor" ? monitored : reasons).push(reason);
   }
-  return { decision: decisionOf(reasons), score: subject.riskScore, reasons };
+  const score =
+    subject.kind === "charge"
+      ? subject.riskScore
+      : Math.min(
+          100,
+          reasons.reduce((sum, reason) => sum + WEIGHT[reason.action], 0),
+        );
+  return { decision: decisionOf(reasons), score, reasons, monitored };
 }
 
 /** Block if any reason blocks, else review if any reviews, else allow. */

@@ -3,7 +3,9 @@
  * what it answers (a decision with reasons). Plain data only, so every rule is a pure function.
  */
 import type { Blocklist } from "../../shared/schemas/blocklist.ts";
+import type { RuleSettings } from "../../shared/schemas/rule-settings.ts";
 import type { RuleKey, Rules } from "../../shared/schemas/rules.ts";
+import type { ScreenType } from "../../shared/schemas/screening.ts";
 import type { Templates } from "../../shared/schemas/templates.ts";
 
 /** A Stripe charge as the rules see it (the caller derives it from the stored charge). */
@@ -13,24 +15,82 @@ export type ChargeSubject = {
   riskScore: number | null;
   cardCountry: string | null;
   billingCountry: string | null;
+  cardFingerprint?: string | null;
   earlyFraudWarning: { actionable: boolean; fraudType: string | null } | null;
 };
 
-/** Every kind of thing Warden judges; screened events join this union. */
-export type Subject = ChargeSubject;
+/** An event a merchant's backend asks about before letting it happen (screening). */
+export type EventSubject = {
+  kind: "event";
+  type: ScreenType;
+  userId: string | null;
+  email: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  deviceId: string | null;
+  timezone: string | null;
+  origin: string | null;
+  referrer: string | null;
+  url: string | null;
+  promoCode: string | null;
+  referralCode: string | null;
+  referrerUserId: string | null;
+  cardFingerprint: string | null;
+};
+
+/** Every kind of thing Warden judges. */
+export type Subject = ChargeSubject | EventSubject;
 export type SubjectKind = Subject["kind"];
 
-/** Everything the merchant set that the rules read. */
+/** Everything the merchant set that the rules read, with templates already applied. */
 export type Policy = {
   rules: Rules;
   templates: Templates;
   blocklist: Blocklist;
+  /** Whether each rule runs: its own flag, or a template that turns it on. */
+  enabled: Record<RuleKey, boolean>;
+  /** Each rule's action, mode and parameters: defaults, then templates, then the merchant's. */
+  settings: RuleSettings;
 };
+
+/** How often an identity was seen before this event, over the windows the policy names. */
+export type Counts = {
+  /** Earlier trials (not blocked) from this device, IP (or /64) and normalized email. */
+  priorTrials: { device: number; ip: number; email: number };
+  /** Earlier redemptions (not blocked) of this promo code by this email, device, card. */
+  promoRedeemedBy: { email: number; device: number; card: number };
+  /** Events of the referrer that share this event's device, IP, card or email. */
+  referrerShares: { device: number; ip: number; card: number; email: number };
+  /** `request` events in the last minute from this IP and this device. */
+  requestsLastMinute: { ip: number; device: number };
+  /** Other accounts (user id or email) seen on this device and this card in the window. */
+  accountsOn: { device: number; card: number };
+  signupsLastHour: { ip: number; subnet: number };
+  promo: { codeLast10Minutes: number; ipLastHour: number; deviceLastHour: number };
+  /** Other users or emails that used this card, and this device, in the window. */
+  usersOn: { card: number; device: number };
+  /** Other cards tried in the last hour by this user, email, IP and device. */
+  cardsLastHour: { user: number; email: number; ip: number; device: number };
+  /** Signups with a disposable email in the last hour, across the account. */
+  disposableSignupsLastHour: number;
+};
+
+/** Refunds and disputes in Warden's Stripe records for this email or card. */
+export type StripeHistory = { refunds: number; disputes: number };
 
 /** Facts about the world the rules need, loaded by the caller (no I/O in the engine). */
 export type Features = {
   /** Known disposable email domains, lowercase. */
   disposableDomains: ReadonlySet<string>;
+  /** The email as identities are compared (gmail dots and +tags removed, lowercase). */
+  normalizedEmail?: string | null;
+  geo?: { country: string | null; asn: number | null; hosting: boolean } | null;
+  /** Whether the browser's timezone is one of the IP country's; null when unknown. */
+  timezoneFitsCountry?: boolean | null;
+  bot?: boolean;
+  emailRandomness?: { score: number; random: boolean } | null;
+  counts?: Counts;
+  stripeHistory?: StripeHistory | null;
 };
 
 export type RuleAction = "block" | "review";
@@ -45,15 +105,24 @@ export type Reason = {
   limit: string | number | null;
 };
 
-/** What one rule found: a reason without the rule key and action, which the engine adds. */
-export type Finding = Omit<Reason, "rule" | "action">;
+/**
+ * What one rule found. `review: true` marks a softer finding that is only ever reviewed
+ * (a bot user agent, a refund history), whatever the rule's action.
+ */
+export type Finding = Omit<Reason, "rule" | "action"> & { review?: boolean };
 
-export type Evaluation = { decision: Decision; score: number | null; reasons: Reason[] };
+export type Evaluation = {
+  decision: Decision;
+  /** Radar's score for a charge; for an event, 0–100 from what fired. */
+  score: number | null;
+  reasons: Reason[];
+  /** Rules in monitor mode that would have fired. They never change the decision. */
+  monitored: Reason[];
+};
 
-/** One rule: which subjects it judges, its action, and a pure check. */
-export type Rule<S extends Subject = Subject> = {
+/** One rule: which subjects it judges and a pure check. */
+export type Rule = {
   key: RuleKey;
-  action: RuleAction;
-  appliesTo: readonly S["kind"][];
-  check(subject: S, policy: Policy, features: Features): Finding | null;
+  appliesTo: readonly SubjectKind[];
+  check(subject: Subject, policy: Policy, features: Features): Finding | null;
 };

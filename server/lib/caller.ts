@@ -7,6 +7,8 @@ export type Caller = {
   /** The console user, for session callers. */
   userId?: string;
   via: "session" | "apiKey";
+  /** For API-key callers: which key, and whether it may screen (secret) or only collect. */
+  key?: { id: string; kind: "secret" | "publishable" };
 };
 
 export function sessionCaller(session: { user: { id: string; accountId: string } }): Caller {

@@ -1,11 +1,11 @@
 /** rule_efw: Stripe sent an actionable early fraud warning for the charge. */
-import type { ChargeSubject, Rule } from "../types.ts";
+import type { Rule } from "../types.ts";
 
-export const earlyFraudWarning: Rule<ChargeSubject> = {
+export const earlyFraudWarning: Rule = {
   key: "rule_efw",
-  action: "block",
   appliesTo: ["charge"],
   check(subject) {
+    if (subject.kind !== "charge") return null;
     const warning = subject.earlyFraudWarning;
     if (!warning?.actionable) return null;
     const fraudType = warning.fraudType ?? "unspecified";

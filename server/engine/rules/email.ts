@@ -1,20 +1,35 @@
-/** rule_email: the email's provider is on the block list, or is a known disposable domain. */
+/**
+ * rule_email: the email's provider is on the block list, or its domain is a known disposable
+ * one. For screened events the disposable check can be limited to some event types, and
+ * signups from disposable domains can be throttled (N an hour) instead of all blocked.
+ */
 import { emailDomain } from "../email-domain.ts";
 import type { Rule } from "../types.ts";
 
 export const email: Rule = {
   key: "rule_email",
-  action: "block",
-  appliesTo: ["charge"],
+  appliesTo: ["charge", "event"],
   check(subject, policy, features) {
     const domain = emailDomain(subject.email);
     if (!domain) return null;
     if (policy.blocklist.email_providers.includes(domain)) {
       return { message: `email provider ${domain} is blocked`, observed: domain, limit: null };
     }
-    if (features.disposableDomains.has(domain)) {
+    if (!features.disposableDomains.has(domain)) return null;
+    if (subject.kind === "charge") {
       return { message: `disposable email domain ${domain}`, observed: domain, limit: null };
     }
-    return null;
+    const { event_types: types, disposable_signups_per_hour: perHour } = policy.settings.rule_email;
+    if (types && !types.includes(subject.type)) return null;
+    if (perHour !== null && subject.type === "signup") {
+      const seen = (features.counts?.disposableSignupsLastHour ?? 0) + 1;
+      if (seen <= perHour) return null;
+      return {
+        message: `signup with disposable email domain ${domain}: ${seen} this hour (limit ${perHour})`,
+        observed: seen,
+        limit: perHour,
+      };
+    }
+    return { message: `disposable email domain ${domain}`, observed: domain, limit: null };
   },
 };

@@ -1,11 +1,11 @@
-/** rule_high_risk: Radar's risk score above the merchant's threshold. */
-import type { ChargeSubject, Rule } from "../types.ts";
+/** rule_high_risk: Radar's risk score above the merchant's threshold (charges). */
+import type { Rule } from "../types.ts";
 
-export const highRisk: Rule<ChargeSubject> = {
+export const highRisk: Rule = {
   key: "rule_high_risk",
-  action: "block",
   appliesTo: ["charge"],
   check(subject, policy) {
+    if (subject.kind !== "charge") return null;
     const score = subject.riskScore;
     const limit = policy.rules.risk_level_threshold;
     if (score === null) return null;

@@ -1,17 +1,21 @@
 /**
  * The only code that touches Prisma for a merchant's JSON settings objects: the rule flags
- * (RuleSettings) and the template flags (TemplateSettings). Both are one JSON value per
- * account, created with defaults on first read.
+ * (RuleSettings), the template flags (TemplateSettings) and each rule's action, mode and
+ * parameters (RuleParameterSettings). Each is one JSON value per account, created with
+ * defaults on first read.
  */
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 
-export type JsonSettingsTable = "rules" | "templates";
+export type JsonSettingsTable = "rules" | "templates" | "ruleParameters";
 
 export function createJsonSettingsRepository(prisma: PrismaClient, table: JsonSettingsTable) {
   // The two delegates have the same shape; one of them stands for both to the type checker.
-  const rows = (
-    table === "rules" ? prisma.ruleSettings : prisma.templateSettings
-  ) as typeof prisma.ruleSettings;
+  const delegates = {
+    rules: prisma.ruleSettings,
+    templates: prisma.templateSettings,
+    ruleParameters: prisma.ruleParameterSettings,
+  };
+  const rows = delegates[table] as typeof prisma.ruleSettings;
 
   return {
     /** The stored JSON, creating the row with `defaults` on first read. */

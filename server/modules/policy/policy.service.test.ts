@@ -23,6 +23,7 @@ function stores() {
       },
       templates: { get: async () => DEFAULT_TEMPLATES },
       blocklist: { get: async (): Promise<Blocklist> => ({ countries: [], email_providers: [] }) },
+      ruleSettings: { overrides: async () => ({}) },
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
- * Everything the engine needs for an account, loaded in one place: the policy (rules,
- * templates, block list) and the features (the disposable-domain set, built once).
+ * Everything the engine needs for an account, loaded in one place: the policy (rule flags,
+ * templates, each rule's settings, block list, combined by effectiveRules) and the features
+ * that do not depend on the event (the disposable-domain set, built once).
  *
  * The policy is read on every Stripe event and every screening, so it is kept in memory per
  * account and dropped when the change feed says the account's settings changed (in this
@@ -8,7 +9,9 @@
  * change is not kept, and a copy older than `maxAgeMs` is reloaded in case a change was lost.
  */
 import { disposableEmailBlocklistSet } from "disposable-email-domains-js";
+import { effectiveRules } from "../../../shared/catalog/effective-rules.ts";
 import type { Blocklist } from "../../../shared/schemas/blocklist.ts";
+import type { RuleSettingsUpdate } from "../../../shared/schemas/rule-settings.ts";
 import type { Rules } from "../../../shared/schemas/rules.ts";
 import type { Templates } from "../../../shared/schemas/templates.ts";
 import type { ChangeFeed } from "../../db/change-feed.ts";
@@ -22,6 +25,8 @@ type Deps = {
   rules: Source<Rules>;
   templates: Source<Templates>;
   blocklist: Source<Blocklist>;
+  /** The merchant's own rule settings (only what they changed). */
+  ruleSettings: { overrides(accountId: string): Promise<RuleSettingsUpdate> };
   changes: ChangeFeed;
   now: () => Date;
   maxAgeMs?: number;
@@ -34,6 +39,7 @@ export function createPolicyService({
   rules,
   templates,
   blocklist,
+  ruleSettings,
   changes,
   now,
   maxAgeMs = 60_000,
@@ -50,12 +56,14 @@ export function createPolicyService({
   });
 
   async function read(accountId: string): Promise<Policy> {
-    const [r, t, b] = await Promise.all([
+    const [r, t, b, own] = await Promise.all([
       rules.get(accountId),
       templates.get(accountId),
       blocklist.get(accountId),
+      ruleSettings.overrides(accountId),
     ]);
-    return { rules: r, templates: t, blocklist: b };
+    const { enabled, settings } = effectiveRules(r, t, own);
+    return { rules: r, templates: t, blocklist: b, enabled, settings };
   }
 
   return {

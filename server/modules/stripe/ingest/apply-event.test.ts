@@ -180,8 +180,9 @@ describe("planAction", () => {
         limit: 70,
       },
     ],
+    monitored: [],
   };
-  const allowing = { decision: "allow" as const, score: 10, reasons: [] };
+  const allowing = { decision: "allow" as const, score: 10, reasons: [], monitored: [] };
   const snap = (options: Parameters<typeof buildCharge>[0]) =>
     snapshotOf(buildCharge({ id: "ch_p", ...options }));
 

@@ -111,6 +111,7 @@ export function snapshotOfRow(row: TransactionRow): ChargeSnapshot | null {
     riskScore: row.riskScore,
     cardCountry: row.cardCountry,
     billingCountry: row.billingCountry,
+    cardFingerprint: row.cardFingerprint,
     livemode: row.livemode,
     demo: row.demo,
   };
@@ -150,6 +151,7 @@ function chargeColumns(charge: ChargeSnapshot, row: TransactionRow) {
     riskScore: charge.riskScore,
     cardCountry: charge.cardCountry,
     billingCountry: charge.billingCountry,
+    cardFingerprint: charge.cardFingerprint,
     livemode: charge.livemode,
     demo: charge.demo,
   } satisfies TransactionUpdate;

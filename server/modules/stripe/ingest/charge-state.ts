@@ -27,6 +27,7 @@ export type ChargeSnapshot = {
   riskScore: number | null;
   cardCountry: string | null;
   billingCountry: string | null;
+  cardFingerprint: string | null;
   livemode: boolean;
   /** A demo-bundle charge in test mode: what the rules decide about it is simulated. */
   demo: boolean;
@@ -64,6 +65,7 @@ export function snapshotOf(charge: Stripe.Charge): ChargeSnapshot {
     riskScore: charge.outcome?.risk_score ?? null,
     cardCountry: card?.country ?? null,
     billingCountry: charge.billing_details?.address?.country ?? null,
+    cardFingerprint: card?.fingerprint ?? null,
     livemode: charge.livemode,
     demo: !charge.livemode && charge.metadata?.warden_demo === "true",
   };
@@ -97,6 +99,7 @@ export function mergeSnapshots(
     riskLevel: newer.riskLevel ?? stored.riskLevel ?? incoming.riskLevel,
     riskScore: newer.riskScore ?? stored.riskScore ?? incoming.riskScore,
     email: newer.email ?? stored.email ?? incoming.email,
+    cardFingerprint: newer.cardFingerprint ?? stored.cardFingerprint ?? incoming.cardFingerprint,
   };
 }
 

@@ -1,0 +1,35 @@
+/**
+ * rule_cc_reuse: block when one card is used by more than N distinct users or emails in the
+ * window (reuse), or when one user, email, IP or device tries more than M distinct cards in
+ * 1 h (card testing). Runs on screened events and on Stripe charges alike.
+ */
+import type { Rule } from "../types.ts";
+
+export const cardReuse: Rule = {
+  key: "rule_cc_reuse",
+  appliesTo: ["charge", "event"],
+  check(subject, policy, features) {
+    const counts = features.counts;
+    if (!counts || !subject.cardFingerprint) return null;
+    const s = policy.settings.rule_cc_reuse;
+    const users = counts.usersOn.card + 1;
+    if (users > s.max_users_per_card) {
+      return {
+        message: `card used by ${users} different users or emails in ${s.window_days} days (limit ${s.max_users_per_card})`,
+        observed: users,
+        limit: s.max_users_per_card,
+      };
+    }
+    for (const identity of ["user", "email", "ip", "device"] as const) {
+      const cards = counts.cardsLastHour[identity] + 1;
+      if (cards > s.max_cards_per_hour) {
+        return {
+          message: `${cards} different cards from one ${identity} in 1 h (limit ${s.max_cards_per_hour})`,
+          observed: cards,
+          limit: s.max_cards_per_hour,
+        };
+      }
+    }
+    return null;
+  },
+};

@@ -1,0 +1,168 @@
+/** rule_ip, rule_promo_abuse, rule_farming, rule_cc_reuse, rule_device_fingerprint_reuse. */
+import { describe, expect, it } from "vitest";
+import { counts, event, eventFeatures, policy } from "../../../test/fixtures/engine.ts";
+import { cardReuse } from "./card-reuse.ts";
+import { deviceReuse } from "./device-reuse.ts";
+import { farming } from "./farming.ts";
+import { oneTrial } from "./one-trial.ts";
+import { promoAbuse } from "./promo-abuse.ts";
+
+const on = policy({
+  rule_ip: true,
+  rule_promo_abuse: true,
+  rule_farming: true,
+  rule_cc_reuse: true,
+  rule_device_fingerprint_reuse: true,
+});
+
+describe("rule_ip (one trial per device, IP, email in 365 days)", () => {
+  const trial = event({ type: "trial_start" });
+  it.each([
+    { prior: { device: 0, ip: 0, email: 0 }, message: null },
+    {
+      prior: { device: 1, ip: 0, email: 0 },
+      message: "a trial was already started from this device (dev_1) in 365 days",
+    },
+    {
+      prior: { device: 0, ip: 1, email: 0 },
+      message: "a trial was already started from this IP (203.0.113.7) in 365 days",
+    },
+    {
+      prior: { device: 0, ip: 0, email: 2 },
+      message: "a trial was already started from this email (janedoe@example.com) in 365 days",
+    },
+  ])("$prior → $message", ({ prior, message }) => {
+    const finding = oneTrial.check(
+      trial,
+      on,
+      eventFeatures({ counts: counts({ priorTrials: prior }) }),
+    );
+    expect(finding?.message ?? null).toBe(message);
+  });
+
+  it("only judges trial starts", () => {
+    const seen = eventFeatures({ counts: counts({ priorTrials: { device: 3, ip: 3, email: 3 } }) });
+    expect(oneTrial.check(event({ type: "signup" }), on, seen)).toBeNull();
+  });
+});
+
+describe("rule_promo_abuse", () => {
+  it.each([
+    { by: { email: 0, device: 0, card: 0 }, message: null },
+    {
+      by: { email: 1, device: 0, card: 0 },
+      message: "promo code WELCOME already redeemed by this email",
+    },
+    {
+      by: { email: 0, device: 0, card: 1 },
+      message: "promo code WELCOME already redeemed by this card",
+    },
+  ])("redemption, earlier by $by → $message", ({ by, message }) => {
+    const finding = promoAbuse.check(
+      event({ type: "promo_redemption", promoCode: "WELCOME" }),
+      on,
+      eventFeatures({ counts: counts({ promoRedeemedBy: by }) }),
+    );
+    expect(finding?.message ?? null).toBe(message);
+  });
+
+  it.each([
+    { shares: { device: 0, ip: 0, card: 0, email: 0 }, message: null },
+    {
+      shares: { device: 1, ip: 0, card: 0, email: 0 },
+      message: "self-referral: referrer u_9 shares this device",
+    },
+    {
+      shares: { device: 0, ip: 2, card: 0, email: 0 },
+      message: "self-referral: referrer u_9 shares this ip",
+    },
+  ])("referral sharing $shares → $message", ({ shares, message }) => {
+    const finding = promoAbuse.check(
+      event({ type: "referral", referrerUserId: "u_9" }),
+      on,
+      eventFeatures({ counts: counts({ referrerShares: shares }) }),
+    );
+    expect(finding?.message ?? null).toBe(message);
+  });
+});
+
+describe("rule_farming", () => {
+  it.each([
+    { accountsOn: { device: 2, card: 0 }, message: null },
+    {
+      accountsOn: { device: 3, card: 0 },
+      message: "this device already has 3 accounts in 30 days (limit 3)",
+    },
+  ])("signup with $accountsOn → $message", ({ accountsOn, message }) => {
+    const finding = farming.check(event(), on, eventFeatures({ counts: counts({ accountsOn }) }));
+    expect(finding?.message ?? null).toBe(message);
+  });
+
+  it.each([
+    { history: { refunds: 1, disputes: 0 }, message: null },
+    {
+      history: { refunds: 2, disputes: 0 },
+      message: "this email or card had 2 refunds in 180 days (limit 1)",
+    },
+    {
+      history: { refunds: 0, disputes: 1 },
+      message: "this email or card had 1 dispute(s) in 180 days",
+    },
+  ])("checkout with $history → review: $message", ({ history, message }) => {
+    const finding = farming.check(
+      event({ type: "checkout" }),
+      on,
+      eventFeatures({ stripeHistory: history }),
+    );
+    expect(finding?.message ?? null).toBe(message);
+    if (finding) expect(finding.review).toBe(true);
+  });
+});
+
+describe("rule_cc_reuse (3 users a card in 30 days, 5 cards an identity per hour)", () => {
+  const withCard = event({ type: "checkout", cardFingerprint: "fp_1" });
+  it.each([
+    { usersOnCard: 2, cards: 0, message: null },
+    {
+      usersOnCard: 3,
+      cards: 0,
+      message: "card used by 4 different users or emails in 30 days (limit 3)",
+    },
+    { usersOnCard: 0, cards: 4, message: null },
+    { usersOnCard: 0, cards: 5, message: "6 different cards from one user in 1 h (limit 5)" },
+  ])(
+    "$usersOnCard other users, $cards other cards → $message",
+    ({ usersOnCard, cards, message }) => {
+      const finding = cardReuse.check(
+        withCard,
+        on,
+        eventFeatures({
+          counts: counts({
+            usersOn: { card: usersOnCard, device: 0 },
+            cardsLastHour: { user: cards, email: 0, ip: 0, device: 0 },
+          }),
+        }),
+      );
+      expect(finding?.message ?? null).toBe(message);
+    },
+  );
+
+  it("abstains without a card", () => {
+    const busy = eventFeatures({ counts: counts({ usersOn: { card: 50, device: 0 } }) });
+    expect(cardReuse.check(event(), on, busy)).toBeNull();
+  });
+});
+
+describe("rule_device_fingerprint_reuse (3 users a device in 30 days)", () => {
+  it.each([
+    { others: 2, message: null },
+    { others: 3, message: "device dev_1 used by 4 different users or emails in 30 days (limit 3)" },
+  ])("$others other users → $message", ({ others, message }) => {
+    const finding = deviceReuse.check(
+      event(),
+      on,
+      eventFeatures({ counts: counts({ usersOn: { card: 0, device: others } }) }),
+    );
+    expect(finding?.message ?? null).toBe(message);
+  });
+});

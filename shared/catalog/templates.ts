@@ -67,6 +67,6 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
     description:
       "At most 3 signups an hour from disposable email domains, instead of blocking them all.",
     rules: ["rule_email"],
-    settings: { rule_email: { disposable_signups_per_hour: 3 } },
+    settings: { rule_email: { disposable_signups_per_hour: 3, event_types: ["signup"] } },
   },
 ];

@@ -37,19 +37,19 @@ export class AsnNames {
 // Outside the class so the returned closure cannot keep the builder (and its slack) alive.
 function lookup(asns: Uint32Array, offsets: Uint32Array, lengths: Uint32Array, bytes: Buffer) {
   return (asn: number): string | null => {
-      let low = 0;
-      let high = asns.length - 1;
-      while (low <= high) {
-        const mid = (low + high) >>> 1;
-        const value = asns[mid] ?? 0;
-        if (value === asn) {
-          const from = offsets[mid] ?? 0;
-          return decodeOrg(bytes.toString("utf8", from, from + (lengths[mid] ?? 0)));
-        }
-        if (value < asn) low = mid + 1;
-        else high = mid - 1;
+    let low = 0;
+    let high = asns.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const value = asns[mid] ?? 0;
+      if (value === asn) {
+        const from = offsets[mid] ?? 0;
+        return decodeOrg(bytes.toString("utf8", from, from + (lengths[mid] ?? 0)));
       }
-      return null;
+      if (value < asn) low = mid + 1;
+      else high = mid - 1;
+    }
+    return null;
   };
 }
 

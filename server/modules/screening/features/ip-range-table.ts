@@ -14,7 +14,14 @@ const COMMA = 44;
 const CHUNK = 1 << 20;
 
 // Decimal digits → `width` big-endian 32-bit words, without BigInt or string allocation.
-function parseDecimal(bytes: Buffer, from: number, to: number, target: Uint32Array, at: number, width: number): void {
+function parseDecimal(
+  bytes: Buffer,
+  from: number,
+  to: number,
+  target: Uint32Array,
+  at: number,
+  width: number,
+): void {
   target.fill(0, at, at + width);
   for (let i = from; i < to; i++) {
     let carry = (bytes[i] ?? 48) - 48;
@@ -64,7 +71,10 @@ function readRows(file: string, width: 1 | 4) {
   return { starts, ends, asns, orgs: names.finish(), count };
 }
 
-function readLines(file: string, parseLine: (b: Buffer, from: number, to: number, row: number) => boolean): number {
+function readLines(
+  file: string,
+  parseLine: (b: Buffer, from: number, to: number, row: number) => boolean,
+): number {
   const fd = openSync(file, "r");
   let buffer = Buffer.alloc(CHUNK);
   let kept = 0;
@@ -75,7 +85,11 @@ function readLines(file: string, parseLine: (b: Buffer, from: number, to: number
       const read = readSync(fd, buffer, kept, buffer.length - kept, null);
       const filled = kept + read;
       let from = 0;
-      for (let nl = buffer.indexOf(NEWLINE, from); nl !== -1 && nl < filled; nl = buffer.indexOf(NEWLINE, from)) {
+      for (
+        let nl = buffer.indexOf(NEWLINE, from);
+        nl !== -1 && nl < filled;
+        nl = buffer.indexOf(NEWLINE, from)
+      ) {
         if (parseLine(buffer, from, nl, rows)) rows++;
         from = nl + 1;
       }
@@ -101,7 +115,12 @@ function compare(table: Uint32Array, width: number, row: number, key: ArrayLike<
 }
 
 // The last range starting at or below the key: the only one that can hold it.
-function lastAtOrBelow(starts: Uint32Array, width: number, count: number, key: ArrayLike<number>): number {
+function lastAtOrBelow(
+  starts: Uint32Array,
+  width: number,
+  count: number,
+  key: ArrayLike<number>,
+): number {
   let low = 0;
   let high = count - 1;
   let found = -1;

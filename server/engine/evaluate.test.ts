@@ -147,11 +147,13 @@ describe("evaluate on screened events", () => {
       {},
       { template_disposable_email_throttle: true },
     );
-    const disposable = eventFeatures({ disposableDomains: new Set(["mailinator.com"]) });
-    expect(
-      evaluate(event({ type: "login", email: "a@mailinator.com" }), withTemplate, disposable)
-        .decision,
-    ).toBe("block");
+    const disposable = eventFeatures({
+      disposableDomains: new Set(["mailinator.com"]),
+      counts: counts({ disposableSignupsLastHour: 3 }),
+    });
+    expect(evaluate(event({ email: "a@mailinator.com" }), withTemplate, disposable).decision).toBe(
+      "block",
+    );
     expect(evaluate(charge({ email: "a@mailinator.com" }), withTemplate, disposable).decision).toBe(
       "allow",
     );

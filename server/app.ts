@@ -87,6 +87,10 @@ export async function buildApp(
     socialUrl: config.socialUrl,
     encryptor: createEncryptor(config.encryptionKey ?? (await loadOrCreateKeyFile(config.dataDir))),
     stripeFor: createStripeClientFactory(config.stripeApiBase),
+    screening: {
+      retentionDays: config.screeningRetentionDays,
+      ratePerMinute: config.screenRateLimit,
+    },
     log: app.log,
     now: options.now ?? (() => new Date()),
   });

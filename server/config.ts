@@ -45,6 +45,17 @@ const ZEnv = z.object({
     }),
   SOCIAL_URL: optionalUrl(["http:", "https:"], "must be an http:// or https:// URL"),
   STRIPE_API_BASE: optionalUrl(["http:", "https:"], "must be an http:// or https:// URL"),
+  SCREENING_RETENTION_DAYS: z.coerce
+    .number({ message: "must be a number of days" })
+    .int("must be a whole number of days")
+    .min(1, "must be from 1 to 3650 days")
+    .max(3650, "must be from 1 to 3650 days")
+    .default(90),
+  SCREEN_RATE_LIMIT: z.coerce
+    .number({ message: "must be a number of requests a minute" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .default(120_000),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "must be one of fatal, error, warn, info, debug, trace, silent",
@@ -70,6 +81,10 @@ export type Config = {
   encryptionKey?: Buffer;
   /** Where Stripe API calls go; unset means Stripe itself (tests point it at a stand-in). */
   stripeApiBase?: string;
+  /** Days a screening is kept (its counting rows, hashed, are kept for the longest window). */
+  screeningRetentionDays: number;
+  /** Screening requests per API key per minute, per instance; past it, 429. */
+  screenRateLimit: number;
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
   trustProxy: boolean;
 };
@@ -106,6 +121,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     socialUrl: e.SOCIAL_URL ?? DEFAULT_SOCIAL_URL,
     encryptionKey: e.ENCRYPTION_KEY ?? undefined,
     stripeApiBase: e.STRIPE_API_BASE,
+    screeningRetentionDays: e.SCREENING_RETENTION_DAYS,
+    screenRateLimit: e.SCREEN_RATE_LIMIT,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
   };

@@ -14,6 +14,8 @@ import type { Encryptor } from "./lib/encryption.ts";
 import type { Mailer } from "./lib/mailer.ts";
 import type { StripeClientFactory } from "./lib/stripe-client.ts";
 import { createAccountsRepository } from "./modules/accounts/accounts.repository.ts";
+import { createApiKeysRepository } from "./modules/api-keys/api-keys.repository.ts";
+import { createApiKeysService } from "./modules/api-keys/api-keys.service.ts";
 import { createAuthRepository } from "./modules/auth/auth.repository.ts";
 import { createAuthService } from "./modules/auth/auth.service.ts";
 import { createSessionService } from "./modules/auth/session.service.ts";
@@ -26,6 +28,9 @@ import { createJsonSettingsRepository } from "./modules/json-settings/json-setti
 import { createJsonSettingsService } from "./modules/json-settings/json-settings.service.ts";
 import { createPolicyService, policyChangeNotifier } from "./modules/policy/policy.service.ts";
 import { createRuleSettingsService } from "./modules/rule-settings/rule-settings.service.ts";
+import { createScreeningRepository } from "./modules/screening/screening.repository.ts";
+import { createScreeningService } from "./modules/screening/screening.service.ts";
+import { createScreeningsService } from "./modules/screening/screenings.service.ts";
 import { createSettingsRepository } from "./modules/settings/settings.repository.ts";
 import { createSettingsService } from "./modules/settings/settings.service.ts";
 import { createStripeActionsRepository } from "./modules/stripe/actions/stripe-actions.repository.ts";
@@ -57,6 +62,8 @@ export type ServiceDeps = {
   encryptor: Encryptor;
   /** Makes a Stripe client for a merchant's secret key (API base configurable for tests). */
   stripeFor: StripeClientFactory;
+  /** Screening: retention and the per-key rate limit. */
+  screening: { retentionDays: number; ratePerMinute: number };
   log: {
     info(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;
@@ -67,6 +74,7 @@ export type ServiceDeps = {
 
 export function createServices(deps: ServiceDeps) {
   const { prisma, changes, mailer, publicUrl, socialUrl, encryptor, stripeFor, log, now } = deps;
+  const screeningRepo = createScreeningRepository(prisma);
 
   const authRepo = createAuthRepository(prisma);
   const sessions = createSessionService(authRepo, now);
@@ -159,7 +167,22 @@ export function createServices(deps: ServiceDeps) {
       log,
     }),
     demo: createDemoService({ settings, rules, blocklist, webhookUrlFor, publicUrl }),
-    housekeeping: createHousekeepingService({ auth, throttle }),
+    apiKeys: createApiKeysService({
+      repo: createApiKeysRepository(prisma),
+      changes,
+      now,
+      ratePerMinute: deps.screening.ratePerMinute,
+      log,
+    }),
+    screening: createScreeningService({ repo: screeningRepo, policy, now }),
+    screenings: createScreeningsService({ repo: screeningRepo, now }),
+    housekeeping: createHousekeepingService({
+      auth,
+      throttle,
+      screenings: screeningRepo,
+      retentionDays: deps.screening.retentionDays,
+      now,
+    }),
     health: createHealthRepository(prisma),
   };
 }

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { AppError } from "../../lib/app-error.ts";
 import { type Caller, sessionCaller } from "../../lib/caller.ts";
+import { isApiKey } from "../../modules/api-keys/api-keys.service.ts";
 import type { ValidSession } from "../../modules/auth/session.service.ts";
 import type { Services } from "../../services.ts";
 
@@ -37,6 +38,12 @@ export const sessionPlugin = fp<Options>(async (app: FastifyInstance, { services
     const cookieToken = request.cookies[SESSION_COOKIE];
     if (!bearer && cookieToken && !SAFE_METHODS.has(request.method)) {
       assertSameOrigin(request, ownOrigin);
+    }
+    // An API key is a merchant's backend: it never carries a session, and a cookie beside it
+    // is ignored. An unknown or revoked key leaves the caller empty (401 where it matters).
+    if (bearer && isApiKey(bearer)) {
+      request.caller = await services.apiKeys.authenticate(bearer);
+      return;
     }
     const token = bearer ?? cookieToken;
     if (!token) return;

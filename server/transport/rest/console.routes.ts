@@ -1,12 +1,15 @@
 /**
- * GET/PUT /api/rules, /api/templates, /api/blocklist, /api/settings and GET /api/dashboard:
+ * GET/PUT /api/rules, /api/rule-settings, /api/templates, /api/blocklist, /api/settings,
+ * GET/POST/DELETE /api/api-keys and GET /api/dashboard:
  * the documented REST paths, each calling the same tRPC procedure as the console. The JSON
  * schemas here only document the API; the shared zod schemas inside the procedures are the
  * one validator, so Fastify's own validation and serialization are switched off.
  */
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
+import { ZApiKeyCreate, ZApiKeyCreated, ZApiKeyView } from "../../../shared/schemas/api-keys.ts";
 import { ZBlocklist, ZBlocklistView } from "../../../shared/schemas/blocklist.ts";
+import { ZRuleSettings, ZRuleSettingsUpdate } from "../../../shared/schemas/rule-settings.ts";
 import { ZRules } from "../../../shared/schemas/rules.ts";
 import { ZSettingsInput, ZSettingsView } from "../../../shared/schemas/settings.ts";
 import { ZTemplates } from "../../../shared/schemas/templates.ts";
@@ -118,5 +121,54 @@ export async function consoleRoutes(app: FastifyInstance, { services }: { servic
       ZSettingsInput,
     ),
     (request) => caller(request).settings.put(request.body as z.input<typeof ZSettingsInput>),
+  );
+
+  app.get(
+    "/rule-settings",
+    docs("rules", "Each rule's action, mode and parameters, over the defaults", ZRuleSettings),
+    (request) => caller(request).ruleSettings.get(),
+  );
+  app.put(
+    "/rule-settings",
+    docs(
+      "rules",
+      "Change any rules' action (block|review), mode (live|monitor) or parameters; the rest is kept",
+      ZRuleSettings,
+      ZRuleSettingsUpdate,
+    ),
+    (request) =>
+      caller(request).ruleSettings.put(request.body as z.input<typeof ZRuleSettingsUpdate>),
+  );
+
+  app.get(
+    "/api-keys",
+    docs("api-keys", "The account's live API keys", ZApiKeyView.array()),
+    (request) => caller(request).apiKeys.list(),
+  );
+  app.post(
+    "/api-keys",
+    docs(
+      "api-keys",
+      "Create a key; the answer is the only time it is shown",
+      ZApiKeyCreated,
+      ZApiKeyCreate,
+    ),
+    (request) => caller(request).apiKeys.create(request.body as z.input<typeof ZApiKeyCreate>),
+  );
+  app.delete(
+    "/api-keys/:id",
+    {
+      schema: {
+        tags: ["api-keys"],
+        summary: "Revoke a key: it stops working at once",
+        security,
+        params: { type: "object", properties: { id: { type: "string" } } },
+        response: { 204: { type: "null" }, 401: ERROR_BODY, 404: ERROR_BODY },
+      },
+    },
+    async (request, reply) => {
+      await caller(request).apiKeys.revoke({ id: (request.params as { id: string }).id });
+      return reply.code(204).send();
+    },
   );
 }

@@ -16,11 +16,19 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
         title: "Warden API",
         version: "1",
         description:
-          "Console configuration for scripts and other backends. Authenticate with " +
-          "`Authorization: Bearer <token>` from POST /api/auth/login.",
+          "Screening (POST /api/v1/screen) with a secret API key, and console configuration " +
+          "for scripts and other backends with `Authorization: Bearer <token>` from " +
+          "POST /api/auth/login.",
       },
       components: {
-        securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
+        securitySchemes: {
+          bearerAuth: { type: "http", scheme: "bearer" },
+          apiKey: {
+            type: "http",
+            scheme: "bearer",
+            description: "A secret API key (wdn_sk_…) from Settings → API keys",
+          },
+        },
       },
     },
   });

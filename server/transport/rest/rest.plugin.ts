@@ -8,6 +8,7 @@ import type { Services } from "../../services.ts";
 import { callerFor } from "./caller.ts";
 import { consoleRoutes } from "./console.routes.ts";
 import { openapiPlugin } from "./openapi.plugin.ts";
+import { screeningRoutes } from "./screening.routes.ts";
 
 export async function restPlugin(app: FastifyInstance, { services }: { services: Services }) {
   await app.register(openapiPlugin);
@@ -24,4 +25,5 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
   app.get("/me", async (request) => ({ user: await callerFor(request, services).auth.me() }));
 
   await app.register(consoleRoutes, { services });
+  await app.register(screeningRoutes, { services });
 }

@@ -1,8 +1,11 @@
+import { apiKeysRouter } from "./api-keys.router.ts";
 import { authRouter } from "./auth.router.ts";
 import { blocklistRouter } from "./blocklist.router.ts";
 import { dashboardRouter } from "./dashboard.router.ts";
 import { createCallerFactory, router } from "./init.ts";
+import { ruleSettingsRouter } from "./rule-settings.router.ts";
 import { rulesRouter } from "./rules.router.ts";
+import { screeningRouter, screeningsRouter } from "./screening.router.ts";
 import { settingsRouter } from "./settings.router.ts";
 import { stripeRouter } from "./stripe.router.ts";
 import { templatesRouter } from "./templates.router.ts";
@@ -17,6 +20,10 @@ export const appRouter = router({
   blocklist: blocklistRouter,
   settings: settingsRouter,
   stripe: stripeRouter,
+  apiKeys: apiKeysRouter,
+  ruleSettings: ruleSettingsRouter,
+  screening: screeningRouter,
+  screenings: screeningsRouter,
 });
 
 export type AppRouter = typeof appRouter;

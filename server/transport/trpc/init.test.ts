@@ -25,7 +25,12 @@ const session: ValidSession = {
   user: { id: "u1", email: "a@example.com", accountId: "acct_a" },
 };
 const viaSession: Caller = { accountId: "acct_a", userId: "u1", via: "session" };
-const viaKey: Caller = { accountId: "acct_a", via: "apiKey" };
+const viaKey: Caller = { accountId: "acct_a", via: "apiKey", key: { id: "k1", kind: "secret" } };
+const viaPublishable: Caller = {
+  accountId: "acct_a",
+  via: "apiKey",
+  key: { id: "k2", kind: "publishable" },
+};
 
 describe("procedure builders", () => {
   it.each([
@@ -44,6 +49,13 @@ describe("procedure builders", () => {
       backend: "UNAUTHORIZED",
     },
     { name: "an API key", caller: viaKey, session: null, console: "UNAUTHORIZED", backend: "ok" },
+    {
+      name: "a publishable key",
+      caller: viaPublishable,
+      session: null,
+      console: "UNAUTHORIZED",
+      backend: "UNAUTHORIZED",
+    },
   ])("$name: console $console, backend $backend", async (row) => {
     const api = callerOf(
       createContextInner({ services, caller: row.caller, session: row.session }),

@@ -79,9 +79,12 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   });
 });
 
-/** A merchant's backend holding an API key: `ctx.caller` is set; a session does not pass. */
+/**
+ * A merchant's backend holding a secret API key: `ctx.caller` is set. A console session
+ * does not pass, and neither does a publishable key (it can only collect).
+ */
 export const apiKeyProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (ctx.caller?.via !== "apiKey") {
+  if (ctx.caller?.via !== "apiKey" || ctx.caller.key?.kind !== "secret") {
     throw new TRPCError({
       code: "UNAUTHORIZED",
       message: "A valid API key is required: send it as Authorization: Bearer <key>.",

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { BlockList } from "node:net";
-import { Reader } from "mmdb-lib";
+import { Reader, type Response } from "mmdb-lib";
 import { isHostingAsn } from "./hosting-asns.ts";
 import { formatIPv4, formatIPv6, type ParsedIp, parseIp } from "./ip-parse.ts";
 import { type AsnTable, loadAsnTable } from "./ip-range-table.ts";
@@ -22,7 +22,7 @@ export type IpLookup = {
   hosting: boolean;
 };
 
-type Data = { country: Reader<{ country_code?: string }>; asnV4: AsnTable; asnV6: AsnTable };
+type Data = { country: Reader<Response>; asnV4: AsnTable; asnV6: AsnTable };
 
 const NOTHING: IpLookup = { country: null, asn: null, org: null, hosting: false };
 
@@ -82,7 +82,9 @@ export function lookupIp(ip: string): IpLookup {
   const notPublic = parsed.version === 4 ? NOT_PUBLIC_V4 : NOT_PUBLIC_V6;
   if (notPublic.check(text, parsed.version === 4 ? "ipv4" : "ipv6")) return NOTHING;
   data ??= load();
-  const country = data.country.get(text)?.country_code ?? null;
+  // mmdb-lib types records as MaxMind's; this file's records are { country_code: "US" }.
+  const record = data.country.get(text) as { country_code?: string } | null;
+  const country = record?.country_code ?? null;
   const entry = (parsed.version === 4 ? data.asnV4 : data.asnV6).find(key(parsed));
   const asn = entry?.asn ?? null;
   return { country, asn, org: entry?.org ?? null, hosting: isHostingAsn(asn) };

@@ -46,7 +46,8 @@ export function loadAsnTable(file: string, width: 1 | 4): AsnTable {
   };
 }
 
-// Separate from loadAsnTable so that the growable columns are not kept alive by its closure.
+// Separate from loadAsnTable so that its closure cannot keep the parse state (the name
+// builder and its slack) alive.
 function readRows(file: string, width: 1 | 4) {
   // A counting pass first, so each column is allocated once at its final size.
   const rows = readLines(file, () => true);

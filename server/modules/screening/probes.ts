@@ -1,0 +1,162 @@
+/**
+ * What to count before judging a screened event: one probe per number the rules need, over
+ * the windows the policy names (only for rules that are on). The repository answers every
+ * probe in one query; countsOf reads the answers back into the engine's Counts.
+ */
+import type { Counts, EventSubject, Policy } from "../../engine/types.ts";
+import { digest, type Identities, type IdentityKind } from "./identities.ts";
+
+export type Probe = {
+  /** Where the answer goes in Counts, e.g. "signupsLastHour.ip". */
+  name: string;
+  kind: IdentityKind;
+  value: string;
+  since: Date;
+  types?: readonly string[];
+  measure: "count" | "distinctSubject" | "distinctCard";
+  /** Only events Warden did not block (a blocked trial did not start). */
+  notBlocked?: boolean;
+  /** Only rows with this hashed promo code / of this hashed user. */
+  promo?: string;
+  user?: string;
+  /** Left out of distinct counts: this event's own subject or card. */
+  except?: string | null;
+};
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export function probesFor(
+  subject: EventSubject,
+  ids: Identities,
+  policy: Policy,
+  now: Date,
+): Probe[] {
+  const on = policy.enabled;
+  const s = policy.settings;
+  const v = ids.values;
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+  const probes: Probe[] = [];
+  const add = (name: string, kind: IdentityKind, rest: Omit<Probe, "name" | "kind" | "value">) => {
+    const value = v[kind];
+    if (value) probes.push({ name, kind, value, ...rest });
+  };
+  const type = subject.type;
+
+  if (on.rule_ip && type === "trial_start") {
+    const since = ago(s.rule_ip.window_days * DAY);
+    for (const kind of ["device", "ip", "email"] as const) {
+      add(`priorTrials.${kind}`, kind, {
+        since,
+        types: ["trial_start"],
+        measure: "count",
+        notBlocked: true,
+      });
+    }
+  }
+  if (on.rule_promo_abuse && type === "promo_redemption" && v.promo) {
+    for (const kind of ["email", "device", "card"] as const) {
+      add(`promoRedeemedBy.${kind}`, kind, {
+        since: ago(400 * DAY),
+        types: ["promo_redemption"],
+        measure: "count",
+        notBlocked: true,
+        promo: v.promo,
+      });
+    }
+  }
+  if (on.rule_promo_abuse && type === "referral" && subject.referrerUserId) {
+    const referrer = digest("user", subject.referrerUserId);
+    for (const kind of ["device", "ip", "card", "email"] as const) {
+      add(`referrerShares.${kind}`, kind, {
+        since: ago(400 * DAY),
+        measure: "count",
+        user: referrer,
+      });
+    }
+  }
+  if (on.rule_scraping && type === "request") {
+    for (const kind of ["ip", "device"] as const) {
+      add(`requestsLastMinute.${kind}`, kind, {
+        since: ago(MINUTE),
+        types: ["request"],
+        measure: "count",
+      });
+    }
+  }
+  if (on.rule_farming && type === "signup" && s.rule_farming.accounts) {
+    const since = ago(s.rule_farming.window_days * DAY);
+    for (const kind of ["device", "card"] as const) {
+      add(`accountsOn.${kind}`, kind, { since, measure: "distinctSubject", except: ids.subject });
+    }
+  }
+  if (on.rule_signup_velocity && type === "signup") {
+    for (const kind of ["ip", "subnet"] as const) {
+      add(`signupsLastHour.${kind}`, kind, {
+        since: ago(HOUR),
+        types: ["signup"],
+        measure: "count",
+      });
+    }
+  }
+  if (on.rule_promo_velocity && type === "promo_redemption") {
+    const types = ["promo_redemption"];
+    add("promo.codeLast10Minutes", "promo", { since: ago(10 * MINUTE), types, measure: "count" });
+    add("promo.ipLastHour", "ip", { since: ago(HOUR), types, measure: "count" });
+    add("promo.deviceLastHour", "device", { since: ago(HOUR), types, measure: "count" });
+  }
+  if (on.rule_cc_reuse && v.card) {
+    add("usersOn.card", "card", {
+      since: ago(s.rule_cc_reuse.window_days * DAY),
+      measure: "distinctSubject",
+      except: ids.subject,
+    });
+    for (const kind of ["user", "email", "ip", "device"] as const) {
+      add(`cardsLastHour.${kind}`, kind, {
+        since: ago(HOUR),
+        measure: "distinctCard",
+        except: v.card,
+      });
+    }
+  }
+  if (on.rule_device_fingerprint_reuse) {
+    add("usersOn.device", "device", {
+      since: ago(s.rule_device_fingerprint_reuse.window_days * DAY),
+      measure: "distinctSubject",
+      except: ids.subject,
+    });
+  }
+  if (on.rule_email && type === "signup" && s.rule_email.disposable_signups_per_hour !== null) {
+    add("disposableSignupsLastHour", "disposable", {
+      since: ago(HOUR),
+      types: ["signup"],
+      measure: "count",
+    });
+  }
+  return probes;
+}
+
+/** The engine's Counts from the answers to `probes` (a probe not asked counts 0). */
+export function countsOf(probes: readonly Probe[], answers: readonly number[]): Counts {
+  const counts: Counts = {
+    priorTrials: { device: 0, ip: 0, email: 0 },
+    promoRedeemedBy: { email: 0, device: 0, card: 0 },
+    referrerShares: { device: 0, ip: 0, card: 0, email: 0 },
+    requestsLastMinute: { ip: 0, device: 0 },
+    accountsOn: { device: 0, card: 0 },
+    signupsLastHour: { ip: 0, subnet: 0 },
+    promo: { codeLast10Minutes: 0, ipLastHour: 0, deviceLastHour: 0 },
+    usersOn: { card: 0, device: 0 },
+    cardsLastHour: { user: 0, email: 0, ip: 0, device: 0 },
+    disposableSignupsLastHour: 0,
+  };
+  probes.forEach((probe, i) => {
+    const [group, field] = probe.name.split(".") as [string, string | undefined];
+    const answer = answers[i] ?? 0;
+    const target = counts as unknown as Record<string, Record<string, number> | number>;
+    if (field === undefined) target[group] = answer;
+    else (target[group] as Record<string, number>)[field] = answer;
+  });
+  return counts;
+}

@@ -1,0 +1,217 @@
+/**
+ * The only code that touches Prisma for screenings. Before a screening is judged, every
+ * number its rules need comes back from one query (countIdentities); after, the screening
+ * and its identities are stored by one statement (store).
+ */
+import { randomUUID } from "node:crypto";
+import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
+import type { StripeHistory } from "../../engine/types.ts";
+import type { Identities } from "./identities.ts";
+import type { Probe } from "./probes.ts";
+
+export type StoredScreening = {
+  accountId: string;
+  createdAt: Date;
+  type: string;
+  userId: string | null;
+  email: string | null;
+  ip: string | null;
+  country: string | null;
+  decision: string;
+  score: number;
+  rules: string[];
+  reasons: unknown;
+  monitored: unknown;
+  input: unknown;
+  blocked: boolean;
+  identities: Identities;
+};
+
+export type HistoryQuery = { email: string | null; card: string | null; since: number };
+
+/** SQL and parameters that answer each probe as one column, p0, p1, ... */
+export function probeQuery(
+  accountId: string,
+  probes: readonly Probe[],
+  history: HistoryQuery | null,
+) {
+  const params: unknown[] = [accountId];
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const conditions: string[] = [];
+  const columns = probes.map((probe, i) => {
+    const parts = [
+      `"kind" = ${p(probe.kind)}`,
+      `"value" = ${p(probe.value)}`,
+      `"at" >= ${p(probe.since)}`,
+    ];
+    if (probe.types) parts.push(`"type" = ANY(${p(probe.types)}::text[])`);
+    if (probe.notBlocked) parts.push(`NOT "blocked"`);
+    if (probe.promo) parts.push(`"promo" = ${p(probe.promo)}`);
+    if (probe.user) parts.push(`"userId" = ${p(probe.user)}`);
+    const where = parts.join(" AND ");
+    conditions.push(`(${where})`);
+    const except = probe.except
+      ? ` AND ${probe.measure === "distinctCard" ? '"card"' : '"subject"'} <> ${p(probe.except)}`
+      : "";
+    const aggregate =
+      probe.measure === "count"
+        ? "count(*)"
+        : probe.measure === "distinctSubject"
+          ? 'count(DISTINCT "subject")'
+          : 'count(DISTINCT "card")';
+    return `${aggregate} FILTER (WHERE ${where}${except})::int AS p${i}`;
+  });
+  if (history) {
+    const match: string[] = [];
+    if (history.email) match.push(`"email" = ${p(history.email)}`);
+    if (history.card) match.push(`"cardFingerprint" = ${p(history.card)}`);
+    const scope = `FROM "Transaction" WHERE "accountId" = $1 AND (${match.join(" OR ") || "false"}) AND "created" >= ${p(history.since)}`;
+    columns.push(
+      `(SELECT count(*) ${scope} AND ("refunded" OR "amountRefunded" > 0))::int AS refunds`,
+    );
+    columns.push(`(SELECT count(*) ${scope} AND "disputed")::int AS disputes`);
+  }
+  if (columns.length === 0) return null;
+  const from =
+    conditions.length > 0
+      ? ` FROM "ScreeningIdentity" WHERE "accountId" = $1 AND (${conditions.join(" OR ")})`
+      : "";
+  return { sql: `SELECT ${columns.join(", ")}${from}`, params };
+}
+
+export function createScreeningRepository(prisma: PrismaClient) {
+  return {
+    /** Answers to the probes, in order, and the Stripe history when asked. */
+    async countIdentities(
+      accountId: string,
+      probes: readonly Probe[],
+      history: HistoryQuery | null,
+    ): Promise<{ answers: number[]; history: StripeHistory | null }> {
+      const query = probeQuery(accountId, probes, history);
+      if (!query) return { answers: [], history: null };
+      const [row] = await prisma.$queryRawUnsafe<Record<string, number>[]>(
+        query.sql,
+        ...query.params,
+      );
+      return {
+        answers: probes.map((_, i) => Number(row?.[`p${i}`] ?? 0)),
+        history: history
+          ? { refunds: Number(row?.refunds ?? 0), disputes: Number(row?.disputes ?? 0) }
+          : null,
+      };
+    },
+
+    /** Stores the screening and one counting row per identity, in one statement. */
+    async store(screening: StoredScreening): Promise<string> {
+      const id = randomUUID();
+      const s = screening;
+      const ids = Object.entries(s.identities.values);
+      const params: unknown[] = [
+        id,
+        s.accountId,
+        s.createdAt,
+        s.type,
+        s.userId,
+        s.email,
+        s.ip,
+        s.country,
+        s.decision,
+        s.score,
+        s.rules,
+        JSON.stringify(s.reasons),
+        JSON.stringify(s.monitored),
+        JSON.stringify(s.input),
+        s.identities.subject,
+        s.identities.values.user ?? null,
+        s.identities.values.card ?? null,
+        s.identities.values.promo ?? null,
+        s.blocked,
+      ];
+      const rows = ids.map(([kind, value]) => {
+        params.push(kind, value);
+        const k = params.length - 1;
+        return `($2, $1, $${k}, $${k + 1}, $4, $3, $15, $16, $17, $18, $19)`;
+      });
+      const insertScreening = `INSERT INTO "Screening" ("id", "accountId", "createdAt", "type", "userId", "email", "ip", "country", "decision", "score", "rules", "reasons", "monitored", "input")
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text[], $12::jsonb, $13::jsonb, $14::jsonb)`;
+      const sql =
+        rows.length === 0
+          ? insertScreening
+          : `WITH s AS (${insertScreening})
+             INSERT INTO "ScreeningIdentity" ("accountId", "screeningId", "kind", "value", "type", "at", "subject", "userId", "card", "promo", "blocked")
+             VALUES ${rows.join(", ")}`;
+      // Without identity rows the statement uses only the screening's own parameters.
+      await prisma.$executeRawUnsafe(sql, ...(rows.length === 0 ? params.slice(0, 14) : params));
+      return id;
+    },
+
+    /** One page of the account's screenings, newest first, after the cursor's (time, id). */
+    list(
+      accountId: string,
+      query: {
+        limit: number;
+        decision?: string;
+        type?: string;
+        rule?: string;
+        search?: { email?: string; userId?: string; ip?: string };
+        after?: { createdAt: Date; id: string };
+      },
+    ) {
+      const and: Prisma.ScreeningWhereInput[] = [];
+      const search = query.search;
+      if (search) {
+        and.push({
+          OR: [
+            ...(search.email ? [{ email: { startsWith: search.email } }] : []),
+            ...(search.userId ? [{ userId: search.userId }] : []),
+            ...(search.ip ? [{ ip: search.ip }] : []),
+          ],
+        });
+      }
+      if (query.after) {
+        const { createdAt, id } = query.after;
+        and.push({ OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] });
+      }
+      const where: Prisma.ScreeningWhereInput = {
+        accountId,
+        ...(query.decision ? { decision: query.decision } : {}),
+        ...(query.type ? { type: query.type } : {}),
+        ...(query.rule ? { rules: { has: query.rule } } : {}),
+        AND: and,
+      };
+      return prisma.screening.findMany({
+        where,
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: query.limit + 1,
+      });
+    },
+
+    /** Decisions since `since`, per decision. */
+    async countsSince(accountId: string, since: Date): Promise<Record<string, number>> {
+      const rows = await prisma.screening.groupBy({
+        by: ["decision"],
+        where: { accountId, createdAt: { gte: since } },
+        _count: { _all: true },
+      });
+      return Object.fromEntries(rows.map((row) => [row.decision, row._count._all]));
+    },
+
+    /** Screenings past retention; counting rows past the longest window (requests sooner). */
+    async purge(before: { screenings: Date; identities: Date; requests: Date }) {
+      const screenings = await prisma.screening.deleteMany({
+        where: { createdAt: { lt: before.screenings } },
+      });
+      const identities = await prisma.screeningIdentity.deleteMany({
+        where: {
+          OR: [{ at: { lt: before.identities } }, { type: "request", at: { lt: before.requests } }],
+        },
+      });
+      return { screenings: screenings.count, identities: identities.count };
+    },
+  };
+}
+
+export type ScreeningRepository = ReturnType<typeof createScreeningRepository>;

@@ -1,0 +1,132 @@
+/**
+ * Screening: a merchant's backend asks before a signup, trial, promo, referral, checkout or
+ * request. The policy comes from the cache; the features are computed here (normalized
+ * email, IP country and network, timezone fit, bot, email randomness) and counted by one
+ * query; the pure engine decides; the screening is stored (it feeds the next one's counts)
+ * before the answer goes back.
+ */
+import type { ScreenEvent, ScreenResult } from "../../../shared/schemas/screening.ts";
+import { emailDomain } from "../../engine/email-domain.ts";
+import { evaluate } from "../../engine/evaluate.ts";
+import type { EventSubject, Features, Policy } from "../../engine/types.ts";
+import type { PolicyService } from "../policy/policy.service.ts";
+import { isBotUserAgent } from "./features/bots.ts";
+import { emailRandomness } from "./features/entropy.ts";
+import { lookupIp } from "./features/geo.ts";
+import { ipKeys, normalizeEmail } from "./features/identity.ts";
+import { timezoneFitsCountry } from "./features/timezones.ts";
+import { identitiesOf } from "./identities.ts";
+import { countsOf, probesFor } from "./probes.ts";
+import type { HistoryQuery, ScreeningRepository } from "./screening.repository.ts";
+
+const DAY_SECONDS = 86_400;
+
+type Deps = {
+  repo: ScreeningRepository;
+  policy: PolicyService;
+  now: () => Date;
+};
+
+export function subjectOf(event: ScreenEvent): EventSubject {
+  return {
+    kind: "event",
+    type: event.type,
+    userId: event.user_id ?? null,
+    email: event.email?.toLowerCase() ?? null,
+    ip: event.ip ?? null,
+    userAgent: event.user_agent ?? null,
+    deviceId: event.device_id ?? null,
+    timezone: event.timezone ?? null,
+    origin: event.origin ?? null,
+    referrer: event.referrer ?? null,
+    url: event.url ?? null,
+    promoCode: event.promo_code ?? null,
+    referralCode: event.referral_code ?? null,
+    referrerUserId: event.referrer_user_id ?? null,
+    cardFingerprint: event.card_fingerprint ?? null,
+  };
+}
+
+/** What the rules know about the event beyond what it says: everything but the counts. */
+export function featuresOf(subject: EventSubject, policy: Policy, base: Features): Features {
+  const geo = subject.ip ? lookupIp(subject.ip) : null;
+  const country = geo?.country ?? null;
+  return {
+    ...base,
+    normalizedEmail: subject.email ? normalizeEmail(subject.email) : null,
+    geo: geo && { country, asn: geo.asn, hosting: geo.hosting },
+    timezoneFitsCountry:
+      subject.timezone && country ? timezoneFitsCountry(subject.timezone, country) : null,
+    bot: subject.userAgent ? isBotUserAgent(subject.userAgent) : false,
+    emailRandomness:
+      policy.enabled.rule_entropy && subject.email ? emailRandomness(subject.email) : null,
+  };
+}
+
+export function createScreeningService({ repo, policy, now }: Deps) {
+  return {
+    async screen(accountId: string, event: ScreenEvent): Promise<ScreenResult> {
+      const started = performance.now();
+      const at = now();
+      const loaded = await policy.load(accountId);
+      const subject = subjectOf(event);
+      const features = featuresOf(subject, loaded, policy.features());
+      const domain = emailDomain(subject.email);
+      const keys = subject.ip ? ipKeys(subject.ip) : null;
+      const ids = identitiesOf(subject, {
+        normalizedEmail: features.normalizedEmail ?? null,
+        ipKey: keys?.ip ?? null,
+        subnetKey: keys?.subnet ?? null,
+        disposable: domain !== null && features.disposableDomains.has(domain),
+      });
+      const probes = probesFor(subject, ids, loaded, at);
+      const farming = loaded.settings.rule_farming;
+      const history: HistoryQuery | null =
+        loaded.enabled.rule_farming &&
+        farming.refunds &&
+        subject.type === "checkout" &&
+        (subject.email || subject.cardFingerprint)
+          ? {
+              email: subject.email,
+              card: subject.cardFingerprint,
+              since: Math.floor(at.getTime() / 1000) - farming.refund_window_days * DAY_SECONDS,
+            }
+          : null;
+      const counted = await repo.countIdentities(accountId, probes, history);
+      const evaluation = evaluate(subject, loaded, {
+        ...features,
+        counts: countsOf(probes, counted.answers),
+        stripeHistory: counted.history,
+      });
+      const score = evaluation.score ?? 0;
+      const { signals: _signals, ...input } = event;
+      const id = await repo.store({
+        accountId,
+        createdAt: at,
+        type: subject.type,
+        userId: subject.userId,
+        email: subject.email,
+        ip: subject.ip,
+        country: features.geo?.country ?? null,
+        decision: evaluation.decision,
+        score,
+        rules: [...evaluation.reasons, ...evaluation.monitored].map((reason) => reason.rule),
+        reasons: evaluation.reasons,
+        monitored: evaluation.monitored,
+        input,
+        blocked: evaluation.decision === "block",
+        identities: ids,
+      });
+      return {
+        id,
+        decision: evaluation.decision,
+        score,
+        reasons: evaluation.reasons,
+        monitored: evaluation.monitored,
+        took_ms: Math.round((performance.now() - started) * 100) / 100,
+      };
+    },
+  };
+}
+
+export type ScreeningService = ReturnType<typeof createScreeningService>;

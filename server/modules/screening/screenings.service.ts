@@ -1,0 +1,89 @@
+/** The console's view of screenings: the latest decisions, filtered and searched, and counts. */
+import { isIP } from "node:net";
+import type {
+  ScreeningCounts,
+  ScreeningListInput,
+  ScreeningRow,
+} from "../../../shared/schemas/screening.ts";
+import { ZScreeningListInput } from "../../../shared/schemas/screening.ts";
+import { AppError } from "../../lib/app-error.ts";
+import type { ScreeningRepository } from "./screening.repository.ts";
+
+const DAY_MS = 86_400_000;
+
+function encodeCursor(row: { createdAt: Date; id: string }): string {
+  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [time, id] = Buffer.from(cursor, "base64url").toString().split("|");
+  const createdAt = new Date(time ?? "");
+  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
+    throw new AppError("BAD_REQUEST", "cursor: is not a cursor this server gave out", {
+      issues: [{ path: "cursor", message: "is not a cursor this server gave out" }],
+    });
+  }
+  return { createdAt, id };
+}
+
+/** An email (or its start) when it has an @, an IP when it is one, else a user id. */
+function searchOf(text: string | undefined) {
+  const value = text?.trim();
+  if (!value) return undefined;
+  if (value.includes("@")) return { email: value.toLowerCase() };
+  if (isIP(value)) return { ip: value };
+  return { userId: value, email: value.toLowerCase() };
+}
+
+export function createScreeningsService({
+  repo,
+  now,
+}: {
+  repo: ScreeningRepository;
+  now: () => Date;
+}) {
+  return {
+    async list(accountId: string, raw: ScreeningListInput) {
+      const input = ZScreeningListInput.parse(raw);
+      const rows = await repo.list(accountId, {
+        limit: input.limit,
+        decision: input.decision,
+        type: input.type,
+        rule: input.rule,
+        search: searchOf(input.search),
+        after: input.cursor ? decodeCursor(input.cursor) : undefined,
+      });
+      const page = rows.slice(0, input.limit);
+      const last = page.at(-1);
+      return {
+        items: page.map(
+          (row): ScreeningRow => ({
+            id: row.id,
+            created_at: row.createdAt.toISOString(),
+            type: row.type as ScreeningRow["type"],
+            user_id: row.userId,
+            email: row.email,
+            ip: row.ip,
+            decision: row.decision as ScreeningRow["decision"],
+            score: row.score,
+            reasons: row.reasons as ScreeningRow["reasons"],
+            monitored: row.monitored as ScreeningRow["monitored"],
+          }),
+        ),
+        nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null,
+      };
+    },
+
+    /** Decisions in the last 24 hours. */
+    async counts(accountId: string): Promise<ScreeningCounts> {
+      const byDecision = await repo.countsSince(accountId, new Date(now().getTime() - DAY_MS));
+      return {
+        allow: byDecision.allow ?? 0,
+        review: byDecision.review ?? 0,
+        block: byDecision.block ?? 0,
+      };
+    },
+  };
+}
+
+export type ScreeningsService = ReturnType<typeof createScreeningsService>;

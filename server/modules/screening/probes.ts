@@ -3,6 +3,7 @@
  * the windows the policy names (only for rules that are on). The repository answers every
  * probe in one query; countsOf reads the answers back into the engine's Counts.
  */
+import { emptyCounts } from "../../engine/counts.ts";
 import type { Counts, EventSubject, Policy } from "../../engine/types.ts";
 import { digest, type Identities, type IdentityKind } from "./identities.ts";
 
@@ -139,18 +140,7 @@ export function probesFor(
 
 /** The engine's Counts from the answers to `probes` (a probe not asked counts 0). */
 export function countsOf(probes: readonly Probe[], answers: readonly number[]): Counts {
-  const counts: Counts = {
-    priorTrials: { device: 0, ip: 0, email: 0 },
-    promoRedeemedBy: { email: 0, device: 0, card: 0 },
-    referrerShares: { device: 0, ip: 0, card: 0, email: 0 },
-    requestsLastMinute: { ip: 0, device: 0 },
-    accountsOn: { device: 0, card: 0 },
-    signupsLastHour: { ip: 0, subnet: 0 },
-    promo: { codeLast10Minutes: 0, ipLastHour: 0, deviceLastHour: 0 },
-    usersOn: { card: 0, device: 0 },
-    cardsLastHour: { user: 0, email: 0, ip: 0, device: 0 },
-    disposableSignupsLastHour: 0,
-  };
+  const counts = emptyCounts();
   probes.forEach((probe, i) => {
     const [group, field] = probe.name.split(".") as [string, string | undefined];
     const answer = answers[i] ?? 0;

@@ -223,6 +223,7 @@ function chargeSubject(charge: ChargeSnapshot, warning: Warning | null) {
     riskScore: charge.riskScore,
     cardCountry: charge.cardCountry,
     billingCountry: charge.billingCountry,
+    cardFingerprint: charge.cardFingerprint,
     earlyFraudWarning: warning,
   };
 }

@@ -89,6 +89,34 @@ export function createStripeEventsRepository(prisma: PrismaClient) {
       });
     },
 
+    /**
+     * For rule_cc_reuse on a charge: other emails that paid with this card since `since`, and
+     * other cards this email paid with since `hourAgo` (Unix seconds).
+     */
+    async cardUsage(
+      accountId: string,
+      charge: { chargeId: string; card: string; email: string | null },
+      since: number,
+      hourAgo: number,
+    ): Promise<{ otherEmails: number; otherCards: number }> {
+      const email = charge.email ?? "";
+      const rows = await prisma.$queryRaw<{ otherEmails: number; otherCards: number }[]>`
+        SELECT
+          count(DISTINCT "email") FILTER (
+            WHERE "cardFingerprint" = ${charge.card} AND "email" <> ${email} AND "created" >= ${since}
+          )::int AS "otherEmails",
+          count(DISTINCT "cardFingerprint") FILTER (
+            WHERE "email" = ${email} AND "cardFingerprint" <> ${charge.card} AND "created" >= ${hourAgo}
+          )::int AS "otherCards"
+        FROM "Transaction"
+        WHERE "accountId" = ${accountId} AND "chargeId" <> ${charge.chargeId}
+          AND ("cardFingerprint" = ${charge.card} OR "email" = ${email})`;
+      return {
+        otherEmails: Number(rows[0]?.otherEmails ?? 0),
+        otherCards: Number(rows[0]?.otherCards ?? 0),
+      };
+    },
+
     findTransaction(accountId: string, chargeId: string) {
       return prisma.transaction.findUnique({
         where: { accountId_chargeId: { accountId, chargeId } },

@@ -5,11 +5,14 @@
  * the webhook answers 2xx only for an event whose effects are committed.
  */
 import type Stripe from "stripe";
+import { emptyCounts, type Policy } from "../../../engine/index.ts";
 import type { StripeClientFactory, StripeCredentials } from "../../../lib/stripe-client.ts";
 import type { PolicyService } from "../../policy/policy.service.ts";
-import { applyEvent, effectOf } from "./apply-event.ts";
+import { applyEvent, type Effect, effectOf } from "./apply-event.ts";
 import { type ChargeSnapshot, snapshotOf } from "./charge-state.ts";
 import type { StripeEventsRepository } from "./stripe-events.repository.ts";
+
+const DAY_SECONDS = 86_400;
 
 export type IngestStatus = "applied" | "ignored" | "duplicate";
 
@@ -41,6 +44,23 @@ export function createStripeIngestService({
     return charge ? snapshotOf(charge) : null;
   }
 
+  /** rule_cc_reuse on a charge: how the card and the email were used in Warden's records. */
+  async function cardCounts(accountId: string, effect: Effect | null, loaded: Policy | null) {
+    const counts = emptyCounts();
+    const charge = effect?.snapshot ?? effect?.fetched;
+    if (!loaded?.rules.rule_cc_reuse || !charge?.cardFingerprint) return counts;
+    const created = charge.created;
+    const usage = await repo.cardUsage(
+      accountId,
+      { chargeId: charge.chargeId, card: charge.cardFingerprint, email: charge.email },
+      created - loaded.settings.rule_cc_reuse.window_days * DAY_SECONDS,
+      created - 3600,
+    );
+    counts.usersOn.card = usage.otherEmails;
+    counts.cardsLastHour.email = usage.otherCards;
+    return counts;
+  }
+
   return {
     /**
      * Applies one event. With `act: false` (history import) the charge is recorded but the
@@ -61,6 +81,10 @@ export function createStripeIngestService({
         }
       }
 
+      const features = {
+        ...policy.features(),
+        counts: await cardCounts(accountId, effect, loaded),
+      };
       let recordedAction = false;
       const status = await repo.transaction(async (tx) => {
         const fresh = await repo.recordEvent(tx, {
@@ -75,7 +99,7 @@ export function createStripeIngestService({
         if (!effect || !loaded) return "ignored" as const;
 
         const row = await repo.lockTransaction(tx, accountId, effect.chargeId);
-        const { update, action } = applyEvent(row, effect, loaded, policy.features(), { act });
+        const { update, action } = applyEvent(row, effect, loaded, features, { act });
         if (action) {
           await repo.createAction(tx, {
             accountId,

@@ -1,0 +1,40 @@
+/** How rules, templates and rule settings read on the Rules, Templates and Screenings pages. */
+import { RULE_CATALOG, SETTING_LABELS } from "../../../shared/catalog/rules.ts";
+import { TEMPLATE_CATALOG } from "../../../shared/catalog/templates.ts";
+import type { RuleKey } from "../../../shared/schemas/rules.ts";
+import type { TemplateKey } from "../../../shared/schemas/templates.ts";
+
+const RULE_LABELS = new Map<string, string>(RULE_CATALOG.map((rule) => [rule.key, rule.label]));
+const TEMPLATE_LABELS = new Map<string, string>(TEMPLATE_CATALOG.map((t) => [t.key, t.label]));
+
+export function ruleLabel(key: RuleKey): string {
+  return RULE_LABELS.get(key) ?? key;
+}
+
+export function templateLabel(key: TemplateKey): string {
+  return TEMPLATE_LABELS.get(key) ?? key;
+}
+
+export function settingLabel(field: string): string {
+  return SETTING_LABELS[field] ?? field.replaceAll("_", " ");
+}
+
+/** "On through One Human One Trial and Account Farm Shield". */
+export function drivenByText(templates: readonly TemplateKey[]): string {
+  const names = templates.map(templateLabel);
+  const list =
+    names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return `On through ${list}`;
+}
+
+/** A setting's value as a person reads it: yes/no, lists joined, null explained per field. */
+export function formatSettingValue(field: string, value: unknown): string {
+  if (value === null) {
+    if (field === "event_types") return "every event";
+    if (field === "disposable_signups_per_hour") return "none (all blocked)";
+    return "-";
+  }
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (Array.isArray(value)) return value.length === 0 ? "none" : value.join(", ");
+  return String(value);
+}

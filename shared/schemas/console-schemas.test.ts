@@ -9,7 +9,7 @@ import { isSecretHint, secretHint, ZSettingsInput } from "./settings.ts";
 import { DEFAULT_TEMPLATES, TEMPLATE_KEYS, templatesFromStored, ZTemplates } from "./templates.ts";
 
 describe("catalogues", () => {
-  it("lists every rule key once: four standard rules, eleven under development", () => {
+  it("lists every rule key once: four standard rules, eleven advanced ones", () => {
     expect(RULE_CATALOG.map((rule) => rule.key).sort()).toEqual([...RULE_KEYS].sort());
     expect(RULE_CATALOG.filter((r) => r.group === "standard").map((r) => r.key)).toEqual([
       "rule_email",
@@ -17,7 +17,7 @@ describe("catalogues", () => {
       "rule_high_risk",
       "rule_country_blocked",
     ]);
-    expect(RULE_CATALOG.filter((r) => r.group === "development")).toHaveLength(11);
+    expect(RULE_CATALOG.filter((r) => r.group === "advanced")).toHaveLength(11);
   });
 
   it("lists the six templates of the spec", () => {

@@ -288,3 +288,42 @@ describe.each(DB_KINDS)("screening API (%s)", (kind) => {
     expect(page2.ok && page2.data.items).toHaveLength(1);
   });
 });
+
+describe.each(DB_KINDS)("screening under concurrency (%s)", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("lets only one of five simultaneous trial starts from one device through", async () => {
+    const merchant = await signedInMerchant(t, `race-${kind}@example.com`);
+    await turnOn(merchant, "rule_ip");
+    const backend = await backendOf(t, merchant);
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) =>
+        backend.decide({ type: "trial_start", device_id: "dev-race", email: `r${n}@example.com` }),
+      ),
+    );
+    expect(answers.filter((a) => a.decision === "allow")).toHaveLength(1);
+    expect(answers.filter((a) => a.decision === "block")).toHaveLength(4);
+  });
+
+  it("redeems a promo code once per email, even when both redemptions arrive at once", async () => {
+    const merchant = await signedInMerchant(t, `promo-race-${kind}@example.com`);
+    await turnOn(merchant, "rule_promo_abuse");
+    const backend = await backendOf(t, merchant);
+    const answers = await Promise.all(
+      [1, 2].map(() =>
+        backend.decide({
+          type: "promo_redemption",
+          promo_code: "WELCOME10",
+          email: "Jane.Doe+x@gmail.com",
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.decision).sort()).toEqual(["allow", "block"]);
+  });
+});

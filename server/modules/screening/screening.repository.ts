@@ -82,20 +82,41 @@ export function probeQuery(
   return { sql: `SELECT ${columns.join(", ")}${from}`, params };
 }
 
+type Db = PrismaClient | Prisma.TransactionClient;
+
 export function createScreeningRepository(prisma: PrismaClient) {
   return {
+    /**
+     * Runs `work` in one transaction holding an advisory lock per key (the event's hashed
+     * identities), so two events about the same identity are counted and stored one after
+     * the other: two trial starts from one device at once cannot both pass.
+     */
+    withLocks<T>(keys: readonly string[], work: (db: Db) => Promise<T>): Promise<T> {
+      return prisma.$transaction(
+        async (tx) => {
+          if (keys.length > 0) {
+            // pg_advisory_xact_lock returns void, which a raw query cannot read back: execute.
+            await tx.$executeRawUnsafe(
+              "SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS locks",
+              [...keys],
+            );
+          }
+          return work(tx);
+        },
+        { timeout: 10_000, maxWait: 10_000 },
+      );
+    },
+
     /** Answers to the probes, in order, and the Stripe history when asked. */
     async countIdentities(
       accountId: string,
       probes: readonly Probe[],
       history: HistoryQuery | null,
+      db: Db = prisma,
     ): Promise<{ answers: number[]; history: StripeHistory | null }> {
       const query = probeQuery(accountId, probes, history);
       if (!query) return { answers: [], history: null };
-      const [row] = await prisma.$queryRawUnsafe<Record<string, number>[]>(
-        query.sql,
-        ...query.params,
-      );
+      const [row] = await db.$queryRawUnsafe<Record<string, number>[]>(query.sql, ...query.params);
       return {
         answers: probes.map((_, i) => Number(row?.[`p${i}`] ?? 0)),
         history: history
@@ -105,7 +126,7 @@ export function createScreeningRepository(prisma: PrismaClient) {
     },
 
     /** Stores the screening and one counting row per identity, in one statement. */
-    async store(screening: StoredScreening): Promise<string> {
+    async store(screening: StoredScreening, db: Db = prisma): Promise<string> {
       const id = randomUUID();
       const s = screening;
       const ids = Object.entries(s.identities.values);
@@ -144,7 +165,7 @@ export function createScreeningRepository(prisma: PrismaClient) {
              INSERT INTO "ScreeningIdentity" ("accountId", "screeningId", "kind", "value", "type", "at", "subject", "userId", "card", "promo", "blocked")
              VALUES ${rows.join(", ")}`;
       // Without identity rows the statement uses only the screening's own parameters.
-      await prisma.$executeRawUnsafe(sql, ...(rows.length === 0 ? params.slice(0, 14) : params));
+      await db.$executeRawUnsafe(sql, ...(rows.length === 0 ? params.slice(0, 14) : params));
       return id;
     },
 

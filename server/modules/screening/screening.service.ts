@@ -20,6 +20,7 @@ import { countsOf, probesFor } from "./probes.ts";
 import type { HistoryQuery, ScreeningRepository } from "./screening.repository.ts";
 
 const DAY_SECONDS = 86_400;
+const SERIALIZED = new Set(["signup", "trial_start", "promo_redemption", "referral", "checkout"]);
 
 type Deps = {
   repo: ScreeningRepository;
@@ -92,31 +93,45 @@ export function createScreeningService({ repo, policy, now }: Deps) {
               since: Math.floor(at.getTime() / 1000) - farming.refund_window_days * DAY_SECONDS,
             }
           : null;
-      const counted = await repo.countIdentities(accountId, probes, history);
-      const evaluation = evaluate(subject, loaded, {
-        ...features,
-        counts: countsOf(probes, counted.answers),
-        stripeHistory: counted.history,
-      });
-      const score = evaluation.score ?? 0;
-      const { signals: _signals, ...input } = event;
-      const id = await repo.store({
-        accountId,
-        createdAt: at,
-        type: subject.type,
-        userId: subject.userId,
-        email: subject.email,
-        ip: subject.ip,
-        country: features.geo?.country ?? null,
-        decision: evaluation.decision,
-        score,
-        rules: [...evaluation.reasons, ...evaluation.monitored].map((reason) => reason.rule),
-        reasons: evaluation.reasons,
-        monitored: evaluation.monitored,
-        input,
-        blocked: evaluation.decision === "block",
-        identities: ids,
-      });
+      const judgeAndStore = async (db?: Parameters<typeof repo.store>[1]) => {
+        const counted = await repo.countIdentities(accountId, probes, history, db);
+        const evaluation = evaluate(subject, loaded, {
+          ...features,
+          counts: countsOf(probes, counted.answers),
+          stripeHistory: counted.history,
+        });
+        const score = evaluation.score ?? 0;
+        const { signals: _signals, ...input } = event;
+        const id = await repo.store(
+          {
+            accountId,
+            createdAt: at,
+            type: subject.type,
+            userId: subject.userId,
+            email: subject.email,
+            ip: subject.ip,
+            country: features.geo?.country ?? null,
+            decision: evaluation.decision,
+            score,
+            rules: [...evaluation.reasons, ...evaluation.monitored].map((reason) => reason.rule),
+            reasons: evaluation.reasons,
+            monitored: evaluation.monitored,
+            input,
+            blocked: evaluation.decision === "block",
+            identities: ids,
+          },
+          db,
+        );
+        return { id, evaluation, score };
+      };
+      // Events that claim something once (a trial, a promo, an account) are judged one at a
+      // time per identity; high-volume requests and logins are not worth the lock.
+      const { id, evaluation, score } = SERIALIZED.has(subject.type)
+        ? await repo.withLocks(
+            Object.entries(ids.values).map(([kind, value]) => `${accountId}:${kind}:${value}`),
+            judgeAndStore,
+          )
+        : await judgeAndStore();
       return {
         id,
         decision: evaluation.decision,

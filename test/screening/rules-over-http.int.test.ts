@@ -1,0 +1,235 @@
+/**
+ * Every advanced rule through the real path: API key, policy, features, the counting query
+ * against the stored screenings, the engine, the answer. One merchant per scenario, so no
+ * scenario's events count for another.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ScreenInput, ScreenResult } from "../../shared/schemas/screening.ts";
+import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
+import { DB_KINDS } from "../helpers/databases.ts";
+import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
+import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
+import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+
+const BROWSER =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
+
+type Scenario = {
+  name: string;
+  rules: string[];
+  settings?: Record<string, Record<string, unknown>>;
+  blocklist?: { countries: string[]; email_providers: string[] };
+  setup?: (ctx: { t: TestApp; merchant: Merchant; backend: Backend }) => Promise<void>;
+  before: ScreenInput[];
+  event: ScreenInput;
+  expect: { decision: ScreenResult["decision"]; rule?: string; message?: RegExp };
+};
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: "rule_promo_abuse: the same email redeems a code twice",
+    rules: ["rule_promo_abuse"],
+    before: [{ type: "promo_redemption", promo_code: "WELCOME", email: "ann@example.com" }],
+    event: { type: "promo_redemption", promo_code: "WELCOME", email: "ANN@example.com" },
+    expect: {
+      decision: "block",
+      rule: "rule_promo_abuse",
+      message: /already redeemed by this email/,
+    },
+  },
+  {
+    name: "rule_promo_abuse: another code by the same email is fine",
+    rules: ["rule_promo_abuse"],
+    before: [{ type: "promo_redemption", promo_code: "WELCOME", email: "ann@example.com" }],
+    event: { type: "promo_redemption", promo_code: "SPRING", email: "ann@example.com" },
+    expect: { decision: "allow" },
+  },
+  {
+    name: "rule_promo_abuse: a self-referral from the referrer's own device",
+    rules: ["rule_promo_abuse"],
+    before: [{ type: "signup", user_id: "u_ref", device_id: "dev-ref", ip: "192.0.2.50" }],
+    event: { type: "referral", user_id: "u_new", referrer_user_id: "u_ref", device_id: "dev-ref" },
+    expect: { decision: "block", message: /self-referral: referrer u_ref shares this device/ },
+  },
+  {
+    name: "rule_scraping: the 4th request in a minute past a limit of 3",
+    rules: ["rule_scraping"],
+    settings: { rule_scraping: { requests_per_minute: 3 } },
+    before: [1, 2, 3].map(() => ({ type: "request", ip: "192.0.2.60", user_agent: BROWSER })),
+    event: { type: "request", ip: "192.0.2.60", user_agent: BROWSER },
+    expect: { decision: "block", message: /^4th request from 192\.0\.2\.60 in 1 min \(limit 3\)$/ },
+  },
+  {
+    name: "rule_scraping: a bot's user agent is reviewed",
+    rules: ["rule_scraping"],
+    before: [],
+    event: { type: "request", ip: "192.0.2.61", user_agent: "python-requests/2.31" },
+    expect: { decision: "review", message: /known bot/ },
+  },
+  {
+    name: "rule_farming: a 4th account on one device",
+    rules: ["rule_farming"],
+    before: [1, 2, 3].map((n) => ({ type: "signup", user_id: `farm${n}`, device_id: "dev-farm" })),
+    event: { type: "signup", user_id: "farm4", device_id: "dev-farm" },
+    expect: {
+      decision: "block",
+      message: /this device already has 3 accounts in 30 days \(limit 3\)/,
+    },
+  },
+  {
+    name: "rule_farming: a checkout by an email with 2 refunds in Warden's Stripe records",
+    rules: ["rule_farming"],
+    setup: async ({ t, merchant }) => {
+      const { path, webhookSecret } = await connectStripe(merchant);
+      for (const n of [1, 2]) {
+        const charge = buildCharge({
+          email: "refunder@example.com",
+          refunded: true,
+          last4: `100${n}`,
+        });
+        expect(
+          (await deliver(t, path, buildEvent("charge.refunded", charge), webhookSecret)).status,
+        ).toBe(200);
+      }
+    },
+    before: [],
+    event: { type: "checkout", email: "refunder@example.com", amount: 4900, currency: "usd" },
+    expect: { decision: "review", message: /had 2 refunds in 180 days/ },
+  },
+  {
+    name: "rule_promo_velocity: the 3rd redemption of a code past 2 in 10 minutes",
+    rules: ["rule_promo_velocity"],
+    settings: { rule_promo_velocity: { per_code_per_10_minutes: 2 } },
+    before: [1, 2].map((n) => ({
+      type: "promo_redemption",
+      promo_code: "FLASH",
+      email: `f${n}@example.com`,
+    })),
+    event: { type: "promo_redemption", promo_code: "FLASH", email: "f3@example.com" },
+    expect: { decision: "block", message: /^3rd redemption of FLASH in 10 min \(limit 2\)$/ },
+  },
+  {
+    name: "rule_entropy: a random-looking email is reviewed",
+    rules: ["rule_entropy"],
+    before: [],
+    event: { type: "signup", email: "xk7qzp3v9wq2@example.com" },
+    expect: { decision: "review", rule: "rule_entropy" },
+  },
+  {
+    name: "rule_entropy: a person's email passes",
+    rules: ["rule_entropy"],
+    before: [],
+    event: { type: "signup", email: "maria.gonzalez1987@example.com" },
+    expect: { decision: "allow" },
+  },
+  {
+    name: "rule_timezone_mismatch: a US IP with a Tokyo browser",
+    rules: ["rule_timezone_mismatch"],
+    before: [],
+    event: { type: "signup", ip: "8.8.8.8", timezone: "Asia/Tokyo" },
+    expect: { decision: "review", message: /Asia\/Tokyo is not a timezone of US/ },
+  },
+  {
+    name: "rule_timezone_mismatch: a US IP with a Chicago browser",
+    rules: ["rule_timezone_mismatch"],
+    before: [],
+    event: { type: "signup", ip: "8.8.8.8", timezone: "America/Chicago" },
+    expect: { decision: "allow" },
+  },
+  {
+    name: "rule_referrer_mismatch: an origin that is not the merchant's",
+    rules: ["rule_referrer_mismatch"],
+    settings: { rule_referrer_mismatch: { allowed_origins: ["https://shop.example.com"] } },
+    before: [],
+    event: { type: "signup", origin: "https://evil.example.net" },
+    expect: {
+      decision: "block",
+      message: /origin evil\.example\.net is not one of your allowed origins/,
+    },
+  },
+  {
+    name: "rule_cc_reuse: a 4th user on one card",
+    rules: ["rule_cc_reuse"],
+    before: [1, 2, 3].map((n) => ({
+      type: "checkout",
+      user_id: `cc${n}`,
+      card_fingerprint: "fp_shared",
+    })),
+    event: { type: "checkout", user_id: "cc4", card_fingerprint: "fp_shared" },
+    expect: {
+      decision: "block",
+      message: /card used by 4 different users or emails in 30 days \(limit 3\)/,
+    },
+  },
+  {
+    name: "rule_cc_reuse: a 6th card from one IP in an hour (card testing)",
+    rules: ["rule_cc_reuse"],
+    before: [1, 2, 3, 4, 5].map((n) => ({
+      type: "checkout",
+      ip: "192.0.2.70",
+      card_fingerprint: `fp_t${n}`,
+    })),
+    event: { type: "checkout", ip: "192.0.2.70", card_fingerprint: "fp_t6" },
+    expect: { decision: "block", message: /6 different cards from one ip in 1 h \(limit 5\)/ },
+  },
+  {
+    name: "rule_device_fingerprint_reuse: a 4th user on one device",
+    rules: ["rule_device_fingerprint_reuse"],
+    before: [1, 2, 3].map((n) => ({ type: "login", user_id: `d${n}`, device_id: "dev-shared" })),
+    event: { type: "login", user_id: "d4", device_id: "dev-shared" },
+    expect: { decision: "block", message: /device dev-shared used by 4 different users/ },
+  },
+  {
+    name: "rule_email: a disposable domain at signup",
+    rules: ["rule_email"],
+    before: [],
+    event: { type: "signup", email: "temp@mailinator.com" },
+    expect: { decision: "block", message: /disposable email domain mailinator\.com/ },
+  },
+  {
+    name: "rule_country_blocked: the IP's country is blocked",
+    rules: ["rule_country_blocked"],
+    blocklist: { countries: ["US"], email_providers: [] },
+    before: [],
+    event: { type: "checkout", ip: "8.8.8.8" },
+    expect: { decision: "block", message: /IP 8\.8\.8\.8 country US is blocked/ },
+  },
+];
+
+describe.each(DB_KINDS)("every rule over HTTP (%s)", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it.each(SCENARIOS.map((s, i) => [s.name, i, s] as const))("%s", async (_name, i, scenario) => {
+    // Past the hour of the per-IP signup limit the previous scenarios' merchants used up.
+    t.clock.advance(61 * 60_000);
+    const merchant = await signedInMerchant(t, `rule${i}-${kind}@example.com`);
+    await turnOn(merchant, ...scenario.rules);
+    if (scenario.settings) {
+      const put = await merchant.api.json("/api/rule-settings", {
+        method: "PUT",
+        body: scenario.settings,
+      });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+    }
+    if (scenario.blocklist) {
+      await merchant.api.json("/api/blocklist", { method: "PUT", body: scenario.blocklist });
+    }
+    const backend = await backendOf(t, merchant);
+    await scenario.setup?.({ t, merchant, backend });
+    for (const earlier of scenario.before) {
+      expect((await backend.decide(earlier)).decision).toBe("allow");
+    }
+    const answer = await backend.decide(scenario.event);
+    expect(answer.decision, JSON.stringify(answer.reasons)).toBe(scenario.expect.decision);
+    if (scenario.expect.rule) expect(answer.reasons[0]?.rule).toBe(scenario.expect.rule);
+    if (scenario.expect.message)
+      expect(answer.reasons[0]?.message).toMatch(scenario.expect.message);
+  });
+});

@@ -61,6 +61,7 @@ describe("account journey in Chromium", () => {
       ["Rules", "/homepage/rules"],
       ["Templates", "/homepage/templates"],
       ["Block lists", "/homepage/block-lists"],
+      ["Screenings", "/homepage/screenings"],
       ["Dashboard", "/homepage/dashboard"],
     ] as const) {
       await nav.getByRole("link", { name: label }).click();

@@ -220,6 +220,14 @@ describe.each(DB_KINDS)("screening API (%s)", (kind) => {
     }
     expect(limited?.status).toBe(429);
     expect(Number(limited?.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The typed procedure shares the budget and says when to come back too.
+    const typed = await backend.client.request("/trpc/screening.screen", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "request" }),
+    });
+    expect(typed.status).toBe(429);
+    expect(Number(typed.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
   it("lists screenings for the console with counts, filters and search", async () => {

@@ -47,6 +47,10 @@ export const router = createBrowserRouter([
             lazy: lazyPage(() => import("./features/block-lists/block-lists-page.tsx")),
           },
           {
+            path: "screenings",
+            lazy: lazyPage(() => import("./features/screenings/screenings-page.tsx")),
+          },
+          {
             path: "settings",
             lazy: lazyPage(() => import("./features/settings/settings-page.tsx")),
           },

@@ -100,7 +100,7 @@ describe("screening console in Chromium", () => {
     expect(await rules.getByRole("listitem").allInnerTexts()).toEqual([
       "One trial per device/IP/email with its default values",
       "Device fingerprint reuse with its default values",
-      "Block disposable or low-reputation emails: Judge disposable emails at trial_start",
+      "Block disposable or low-reputation emails — Judge disposable emails at: trial_start",
     ]);
     const saved = response("templates.put");
     await page.getByText("One Human One Trial", { exact: true }).click();

@@ -10,6 +10,7 @@ const NAV = [
   { to: "/homepage/rules", label: "Rules" },
   { to: "/homepage/templates", label: "Templates" },
   { to: "/homepage/block-lists", label: "Block lists" },
+  { to: "/homepage/screenings", label: "Screenings" },
 ];
 
 export default function ConsoleShell() {

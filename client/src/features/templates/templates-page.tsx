@@ -1,17 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TEMPLATE_CATALOG } from "../../../../shared/catalog/templates.ts";
-import { MESSAGES } from "../../../../shared/messages.ts";
 import type { TemplateKey, Templates } from "../../../../shared/schemas/templates.ts";
 import { LoadError, SaveStatus } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { ToggleList } from "../../components/toggle-list.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { useAutosave } from "../../lib/use-autosave.ts";
+import { TemplatePresets } from "./template-presets.tsx";
+import "./templates.css";
 
-const ITEMS = TEMPLATE_CATALOG.map((template) => ({
-  ...template,
-  note: MESSAGES.underDevelopment,
-}));
+const PRESETS = new Map(TEMPLATE_CATALOG.map((template) => [template.key, template]));
 
 export default function TemplatesPage() {
   return (
@@ -30,7 +28,10 @@ function TemplatesEditor() {
   const templates = useAutosave<Templates>({
     data: query.data,
     save: put.mutateAsync,
-    onSaved: (saved) => queryClient.setQueryData(trpc.templates.get.queryKey(), saved),
+    onSaved: (saved) => {
+      queryClient.setQueryData(trpc.templates.get.queryKey(), saved);
+      void queryClient.invalidateQueries({ queryKey: trpc.ruleSettings.effective.queryKey() });
+    },
   });
 
   if (query.isError) return <LoadError what="your templates" error={errorMessage(query.error)} />;
@@ -41,7 +42,16 @@ function TemplatesEditor() {
     templates.update((current) => ({ ...current, [key]: !current[key] }));
   return (
     <section className="config-section" aria-label="Templates">
-      <ToggleList label="Templates" items={ITEMS} values={value} onToggle={toggle} />
+      <ToggleList
+        label="Templates"
+        items={TEMPLATE_CATALOG}
+        values={value}
+        onToggle={toggle}
+        extra={(key) => {
+          const template = PRESETS.get(key);
+          return template && <TemplatePresets template={template} />;
+        }}
+      />
       <SaveStatus saving={templates.saving} error={templates.error} />
     </section>
   );

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import type { ScreenReason } from "../../../../shared/schemas/screening.ts";
+import {
+  decisionTone,
+  firedRules,
+  formatObserved,
+  formatType,
+  formatWho,
+  wouldHave,
+} from "./screening-format.ts";
+
+const reason = (rule: ScreenReason["rule"], action: ScreenReason["action"] = "block") =>
+  ({ rule, action, message: "m", observed: 1, limit: 1 }) satisfies ScreenReason;
+
+describe("screening format", () => {
+  it.each([
+    ["block", "red"],
+    ["review", "yellow"],
+    ["allow", "green"],
+  ] as const)("colours %s %s", (decision, tone) => {
+    expect(decisionTone(decision)).toBe(tone);
+  });
+
+  it.each([
+    ["u1", "a@x.test", "a@x.test (u1)"],
+    [null, "a@x.test", "a@x.test"],
+    ["u1", null, "u1"],
+    [null, null, "-"],
+  ] as const)("shows user %s and email %s as %s", (user, email, shown) => {
+    expect(formatWho(user, email)).toBe(shown);
+  });
+
+  it("reads types, monitored actions and observed values", () => {
+    expect(formatType("trial_start")).toBe("trial start");
+    expect(wouldHave("block")).toBe("would have blocked");
+    expect(wouldHave("review")).toBe("would have reviewed");
+    expect(formatObserved(null)).toBe("-");
+    expect(formatObserved(6)).toBe("6");
+  });
+
+  it("lists each rule once, fired before monitored", () => {
+    expect(
+      firedRules(
+        [reason("rule_ip"), reason("rule_ip"), reason("rule_email", "review")],
+        [reason("rule_entropy", "review"), reason("rule_ip")],
+      ),
+    ).toEqual([
+      { rule: "rule_ip", monitored: false },
+      { rule: "rule_email", monitored: false },
+      { rule: "rule_entropy", monitored: true },
+    ]);
+  });
+});

@@ -1,0 +1,52 @@
+/** Every reason of one screening, with what was observed against the limit. */
+import type { ScreeningRow, ScreenReason } from "../../../../shared/schemas/screening.ts";
+import { ruleLabel } from "../../lib/rule-format.ts";
+import { formatObserved, wouldHave } from "./screening-format.ts";
+
+export function ScreeningReasons({ row }: { row: ScreeningRow }) {
+  if (row.reasons.length === 0 && row.monitored.length === 0) {
+    return <p className="sc-none">No rule fired: allowed.</p>;
+  }
+  return (
+    <div className="sc-reasons">
+      {row.reasons.length > 0 && (
+        <ul aria-label="Reasons">
+          {row.reasons.map((reason) => (
+            <ReasonItem
+              key={`${reason.rule}-${reason.message}`}
+              reason={reason}
+              verb={reason.action}
+            />
+          ))}
+        </ul>
+      )}
+      {row.monitored.length > 0 && (
+        <ul aria-label="Monitored rules">
+          {row.monitored.map((reason) => (
+            <ReasonItem
+              key={`${reason.rule}-${reason.message}`}
+              reason={reason}
+              verb={wouldHave(reason.action)}
+            />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function ReasonItem({ reason, verb }: { reason: ScreenReason; verb: string }) {
+  return (
+    <li data-rule={reason.rule}>
+      <span className="sc-reason-head">
+        <strong>{ruleLabel(reason.rule)}</strong>
+        <span className="sc-verb">{verb}</span>
+      </span>
+      <span className="sc-message">{reason.message}</span>
+      <span className="sc-values">
+        Observed: <b data-observed>{formatObserved(reason.observed)}</b> · Limit:{" "}
+        <b data-limit>{formatObserved(reason.limit)}</b>
+      </span>
+    </li>
+  );
+}

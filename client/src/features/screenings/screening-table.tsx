@@ -1,0 +1,103 @@
+/** The latest screenings; a row opens to show every reason with its observed value and limit. */
+import { Fragment, useState } from "react";
+import type { ScreeningRow } from "../../../../shared/schemas/screening.ts";
+import { ruleLabel } from "../../lib/rule-format.ts";
+import {
+  DECISION_NAMES,
+  decisionTone,
+  firedRules,
+  formatType,
+  formatWho,
+} from "./screening-format.ts";
+import { ScreeningReasons } from "./screening-reasons.tsx";
+
+export const COLUMNS = [
+  "Time",
+  "Type",
+  "User or email",
+  "IP",
+  "Decision",
+  "Score",
+  "Rules",
+] as const;
+
+export function ScreeningTable({ rows }: { rows: ScreeningRow[] }) {
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const flip = (id: string) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  return (
+    <div className="sc-scroll">
+      <table className="sc-table">
+        <caption className="visually-hidden">Screenings, newest first</caption>
+        <thead>
+          <tr>
+            {COLUMNS.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <Fragment key={row.id}>
+              <Row row={row} open={open.has(row.id)} onFlip={() => flip(row.id)} />
+              {open.has(row.id) && (
+                <tr className="sc-detail" id={`screening-${row.id}`}>
+                  <td colSpan={COLUMNS.length}>
+                    <ScreeningReasons row={row} />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Row({ row, open, onFlip }: { row: ScreeningRow; open: boolean; onFlip: () => void }) {
+  const rules = firedRules(row.reasons, row.monitored);
+  return (
+    <tr data-screening={row.id} className={open ? "open" : undefined}>
+      <td>
+        <button
+          type="button"
+          className="sc-open"
+          aria-expanded={open}
+          aria-controls={`screening-${row.id}`}
+          title={open ? "Hide the reasons" : "Show the reasons"}
+          onClick={onFlip}
+        >
+          <span aria-hidden="true">{open ? "▾" : "▸"}</span>
+          <time dateTime={row.created_at}>{new Date(row.created_at).toLocaleString()}</time>
+        </button>
+      </td>
+      <td>{formatType(row.type)}</td>
+      <td className="sc-who">{formatWho(row.user_id, row.email)}</td>
+      <td>{row.ip ?? "-"}</td>
+      <td>
+        <span className={`sc-decision tone-${decisionTone(row.decision)}`} data-cell="decision">
+          {DECISION_NAMES[row.decision]}
+        </span>
+      </td>
+      <td className="num">{row.score}</td>
+      <td className="sc-rules">
+        {rules.length === 0
+          ? "-"
+          : rules.map(({ rule, monitored }) => (
+              <span key={rule} className={monitored ? "sc-rule monitored" : "sc-rule"}>
+                {ruleLabel(rule)}
+                {monitored ? " (monitor)" : ""}
+              </span>
+            ))}
+      </td>
+    </tr>
+  );
+}

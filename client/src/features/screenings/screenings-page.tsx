@@ -1,0 +1,86 @@
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { LoadError } from "../../components/save-status.tsx";
+import { SignedIn } from "../../components/signed-in.tsx";
+import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { ScreeningCounts } from "./screening-counts.tsx";
+import { type Filters, hasFilters, ScreeningFilters } from "./screening-filters.tsx";
+import { ScreeningTable } from "./screening-table.tsx";
+import "./screenings.css";
+
+const PAGE_SIZE = 50;
+
+export default function ScreeningsPage() {
+  return (
+    <SignedIn>
+      <h1>Screenings</h1>
+      <Counts />
+      <Screenings />
+    </SignedIn>
+  );
+}
+
+function Counts() {
+  const trpc = useTRPC();
+  const counts = useQuery(trpc.screenings.counts.queryOptions(undefined, { staleTime: 0 }));
+  if (counts.isError) return <LoadError what="the counts" error={errorMessage(counts.error)} />;
+  if (!counts.data) return null;
+  return <ScreeningCounts counts={counts.data} />;
+}
+
+function Screenings() {
+  const trpc = useTRPC();
+  const [filters, setFilters] = useState<Filters>({});
+  const list = useInfiniteQuery(
+    trpc.screenings.list.infiniteQueryOptions(
+      { limit: PAGE_SIZE, ...filters },
+      { getNextPageParam: (page) => page.nextCursor ?? undefined, staleTime: 0 },
+    ),
+  );
+  const rows = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const filtered = hasFilters(filters);
+
+  return (
+    <section aria-label="Latest screenings">
+      {(filtered || rows.length > 0) && <ScreeningFilters value={filters} onChange={setFilters} />}
+      {list.isError ? (
+        <LoadError what="screenings" error={errorMessage(list.error)} />
+      ) : list.isPending ? (
+        <p className="loading">Loading…</p>
+      ) : rows.length === 0 ? (
+        <div className="sc-empty">
+          {filtered ? (
+            <p>No screenings match these filters.</p>
+          ) : (
+            <>
+              <p>No screenings yet.</p>
+              <p>
+                Create an API key in Settings, then have your backend send each signup, trial, promo
+                or checkout to <code>POST /api/v1/screen</code> before it lets it happen.
+              </p>
+            </>
+          )}
+        </div>
+      ) : (
+        <>
+          <ScreeningTable rows={rows} />
+          <p className="sc-more">
+            <span className="sc-shown">
+              {rows.length} {rows.length === 1 ? "screening" : "screenings"} shown
+            </span>
+            {list.hasNextPage && (
+              <button
+                type="button"
+                className="secondary"
+                disabled={list.isFetchingNextPage}
+                onClick={() => list.fetchNextPage()}
+              >
+                {list.isFetchingNextPage ? "Loading…" : "Load more"}
+              </button>
+            )}
+          </p>
+        </>
+      )}
+    </section>
+  );
+}

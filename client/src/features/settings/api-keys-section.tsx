@@ -1,0 +1,92 @@
+/**
+ * API keys for the merchant's backend: create one with a name (the key is shown once),
+ * list them by name and first characters, revoke one after a confirmation.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { type ApiKeyCreated, ZApiKeyCreate } from "../../../../shared/schemas/api-keys.ts";
+import { LoadError } from "../../components/save-status.tsx";
+import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
+import { ApiKeyList } from "./api-key-list.tsx";
+import { NewKeyBox } from "./new-key-box.tsx";
+
+export function ApiKeysSection() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const list = useQuery(trpc.apiKeys.list.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
+  const [name, setName] = useState("");
+  const [localError, setLocalError] = useState<string | null>(null);
+  const [created, setCreated] = useState<ApiKeyCreated | null>(null);
+  const create = useMutation(
+    trpc.apiKeys.create.mutationOptions({
+      onSuccess: (key) => {
+        setCreated(key);
+        setName("");
+        void refresh();
+      },
+    }),
+  );
+  const nameError = localError ?? fieldErrors(create.error).name;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    create.reset();
+    const checked = ZApiKeyCreate.safeParse({ name });
+    if (!checked.success) {
+      setLocalError(checked.error.issues[0]?.message ?? "is not valid");
+      return;
+    }
+    setLocalError(null);
+    setCreated(null);
+    create.mutate({ name });
+  }
+
+  return (
+    <section className="panel stack api-keys" aria-labelledby="api-keys-title">
+      <h2 id="api-keys-title">API keys</h2>
+      <p className="config-note">
+        Your backend sends events to <code>POST /api/v1/screen</code> with{" "}
+        <code>Authorization: Bearer &lt;key&gt;</code>.
+      </p>
+      <form className="inline-form" onSubmit={submit} noValidate aria-label="Create an API key">
+        <label>
+          Key name
+          <input
+            name="api_key_name"
+            placeholder="e.g. Production backend"
+            value={name}
+            maxLength={200}
+            aria-describedby={nameError ? "api_key_name-error" : undefined}
+            aria-invalid={nameError ? true : undefined}
+            onChange={(event) => {
+              setName(event.target.value);
+              setLocalError(null);
+            }}
+          />
+          {nameError && (
+            <span className="field-error" id="api_key_name-error">
+              Name {nameError}
+            </span>
+          )}
+        </label>
+        <button type="submit" disabled={create.isPending}>
+          {create.isPending ? "Creating…" : "Create key"}
+        </button>
+      </form>
+      {create.error && !nameError && (
+        <p className="message error" role="alert">
+          {errorMessage(create.error)}
+        </p>
+      )}
+      {created && <NewKeyBox created={created} onDone={() => setCreated(null)} />}
+      {list.isError ? (
+        <LoadError what="your API keys" error={errorMessage(list.error)} />
+      ) : !list.data ? (
+        <p className="loading">Loading…</p>
+      ) : (
+        <ApiKeyList keys={list.data} onRevoked={refresh} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+/** Under a template: the rules it turns on, and the values it sets on them. */
+import type { TemplateEntry } from "../../../../shared/catalog/templates.ts";
+import type { RuleKey } from "../../../../shared/schemas/rules.ts";
+import { formatSettingValue, ruleLabel, settingLabel } from "../../lib/rule-format.ts";
+
+export function TemplatePresets({ template }: { template: TemplateEntry }) {
+  return (
+    <div className="template-presets">
+      <p className="template-description">{template.description}</p>
+      <ul aria-label={`Rules ${template.label} turns on`}>
+        {template.rules.map((rule) => (
+          <li key={rule} data-rule={rule}>
+            <strong>{ruleLabel(rule)}</strong>
+            <PresetValues values={template.settings[rule as RuleKey]} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function PresetValues({ values }: { values: Record<string, unknown> | undefined }) {
+  const entries = Object.entries(values ?? {});
+  if (entries.length === 0) return <span className="preset-values"> with its default values</span>;
+  return (
+    <span className="preset-values">
+      {" — "}
+      {entries
+        .map(([field, value]) => `${settingLabel(field)}: ${formatSettingValue(field, value)}`)
+        .join("; ")}
+    </span>
+  );
+}

@@ -34,7 +34,6 @@ export const MESSAGES = {
   loadingBlocklist: "Loading blocklist…",
   blocklistNote:
     "Users with emails from blocked providers are blocked at checkout, and blocked countries are blocked for payments.",
-  underDevelopment: "Under development",
 } as const;
 
 /** How long after a successful reset the page moves to /login. */

@@ -47,7 +47,7 @@ describe("console configuration in Chromium", () => {
     const advanced = page.getByRole("list", { name: "Advanced Detection Rules" });
     expect(await advanced.getByRole("switch").count()).toBe(11);
     // All fifteen rules work: no "Under development" badge is left.
-    expect(await page.getByText(MESSAGES.underDevelopment).count()).toBe(0);
+    expect(await page.getByText("Under development").count()).toBe(0);
 
     await saved("rules", () => page.getByText("Early Fraud Warning Detection").click());
     expect(await efw.isChecked()).toBe(true);

@@ -10,6 +10,7 @@ import { SummaryCards } from "./summary-cards.tsx";
 import { hasFilters, TransactionFilters } from "./transaction-filters.tsx";
 import { TransactionTable } from "./transaction-table.tsx";
 import "./dashboard.css";
+import { LoadMore } from "../../components/load-more.tsx";
 
 const PAGE_SIZE = 50;
 
@@ -65,21 +66,13 @@ function Transactions() {
       ) : (
         <>
           <TransactionTable rows={rows} />
-          <p className="tx-more">
-            <span className="tx-count">
-              {rows.length} {rows.length === 1 ? "transaction" : "transactions"} shown
-            </span>
-            {list.hasNextPage && (
-              <button
-                type="button"
-                className="secondary"
-                disabled={list.isFetchingNextPage}
-                onClick={() => list.fetchNextPage()}
-              >
-                {list.isFetchingNextPage ? "Loading…" : "Load more"}
-              </button>
-            )}
-          </p>
+          <LoadMore
+            shown={rows.length}
+            noun={["transaction", "transactions"]}
+            hasNextPage={list.hasNextPage}
+            isFetchingNextPage={list.isFetchingNextPage}
+            fetchNextPage={list.fetchNextPage}
+          />
         </>
       )}
     </section>

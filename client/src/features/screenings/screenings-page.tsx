@@ -7,6 +7,7 @@ import { ScreeningCounts } from "./screening-counts.tsx";
 import { type Filters, hasFilters, ScreeningFilters } from "./screening-filters.tsx";
 import { ScreeningTable } from "./screening-table.tsx";
 import "./screenings.css";
+import { LoadMore } from "../../components/load-more.tsx";
 
 const PAGE_SIZE = 50;
 
@@ -64,21 +65,13 @@ function Screenings() {
       ) : (
         <>
           <ScreeningTable rows={rows} />
-          <p className="sc-more">
-            <span className="sc-shown">
-              {rows.length} {rows.length === 1 ? "screening" : "screenings"} shown
-            </span>
-            {list.hasNextPage && (
-              <button
-                type="button"
-                className="secondary"
-                disabled={list.isFetchingNextPage}
-                onClick={() => list.fetchNextPage()}
-              >
-                {list.isFetchingNextPage ? "Loading…" : "Load more"}
-              </button>
-            )}
-          </p>
+          <LoadMore
+            shown={rows.length}
+            noun={["screening", "screenings"]}
+            hasNextPage={list.hasNextPage}
+            isFetchingNextPage={list.isFetchingNextPage}
+            fetchNextPage={list.fetchNextPage}
+          />
         </>
       )}
     </section>

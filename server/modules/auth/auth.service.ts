@@ -104,16 +104,14 @@ export function createAuthService({ repo, sessions, throttle, mailer, publicUrl,
 
     async login(input: Credentials, ip: string) {
       await throttle.consume(`login-ip:${ip}`, LIMITS.loginPerIp);
-      const failuresKey = `login-fail:${input.email}`;
-      await throttle.assertNotLocked(failuresKey, LIMITS.loginFailuresPerEmail);
+      // Counted before argon2 runs, so a batch or a burst of guesses cannot outpace the count.
+      const attemptsKey = `login-fail:${input.email}`;
+      await throttle.attempt(attemptsKey, LIMITS.loginFailuresPerEmail);
       const user = await repo.findUserByEmail(input.email);
       const ok = await verifyPassword(user?.passwordHash ?? (await decoyHash()), input.password);
-      if (!user || !ok) {
-        await throttle.recordFailure(failuresKey, LIMITS.loginFailuresPerEmail);
-        throw new AppError("UNAUTHORIZED", MESSAGES.invalidCredentials);
-      }
+      if (!user || !ok) throw new AppError("UNAUTHORIZED", MESSAGES.invalidCredentials);
+      await throttle.clear(attemptsKey);
       if (!user.emailConfirmedAt) throw new AppError("FORBIDDEN", MESSAGES.emailNotConfirmed);
-      await throttle.clear(failuresKey);
       const session = await sessions.create(user.id);
       return { ...session, user: { id: user.id, accountId: user.accountId, email: user.email } };
     },

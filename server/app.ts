@@ -54,7 +54,14 @@ export async function buildApp(
         req: (req) => ({ method: req.method, url: req.url.split("?")[0], ip: req.ip }),
       },
     },
-    trustProxy: config.trustProxy,
+    // A hop count, as Fastify's docs describe it: trust the n proxies nearest to us.
+    trustProxy:
+      typeof config.trustProxy === "number"
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 5000 },
   });
@@ -90,6 +97,7 @@ export async function buildApp(
   app.decorate("services", services);
   app.decorate("database", database);
   if (options.runStripeActions !== false) services.stripeActions.start();
+  services.outbox.start();
   const housekeeping = setInterval(() => void purge(), HOUSEKEEPING_MS);
   housekeeping.unref();
   async function purge() {
@@ -106,6 +114,7 @@ export async function buildApp(
   app.addHook("onClose", async () => {
     clearInterval(housekeeping);
     await services.stripeActions.stop();
+    await services.outbox.stop();
     if (!options.database) await database.close();
   });
 

@@ -8,6 +8,8 @@ import { createAuthService } from "./modules/auth/auth.service.ts";
 import { createSessionService } from "./modules/auth/session.service.ts";
 import { createBlocklistRepository } from "./modules/blocklist/blocklist.repository.ts";
 import { createBlocklistService } from "./modules/blocklist/blocklist.service.ts";
+import { createOutboxRepository } from "./modules/outbox/outbox.repository.ts";
+import { createOutboxService } from "./modules/outbox/outbox.service.ts";
 import { createRulesRepository } from "./modules/rules/rules.repository.ts";
 import { createRulesService } from "./modules/rules/rules.service.ts";
 import { createSettingsRepository } from "./modules/settings/settings.repository.ts";
@@ -56,7 +58,21 @@ export function createServices({
   const authRepo = createAuthRepository(prisma);
   const sessions = createSessionService(authRepo, now);
   const throttle = createThrottleService(createThrottleRepository(prisma), now);
-  const auth = createAuthService({ repo: authRepo, sessions, throttle, mailer, publicUrl, now });
+  // Account emails go through the durable outbox: requests never wait for SMTP.
+  const outbox = createOutboxService({
+    repo: createOutboxRepository(prisma),
+    transport: mailer,
+    now,
+    log,
+  });
+  const auth = createAuthService({
+    repo: authRepo,
+    sessions,
+    throttle,
+    mailer: outbox,
+    publicUrl,
+    now,
+  });
   const waitlist = createWaitlistService({
     repo: createWaitlistRepository(prisma),
     throttle,
@@ -113,6 +129,7 @@ export function createServices({
   return {
     sessions,
     throttle,
+    outbox,
     auth,
     waitlist,
     rules,

@@ -12,6 +12,7 @@ import { createStripeClientFactory } from "./lib/stripe-client.ts";
 import { createServices, type Services } from "./services.ts";
 import { toPublicError } from "./transport/errors.ts";
 import { clientPlugin } from "./transport/http/client.plugin.ts";
+import { securityHeadersPlugin } from "./transport/http/security-headers.plugin.ts";
 import { sessionPlugin } from "./transport/http/session.plugin.ts";
 import { restPlugin } from "./transport/rest/rest.plugin.ts";
 import { trpcPlugin } from "./transport/trpc/trpc.plugin.ts";
@@ -125,6 +126,7 @@ export async function buildApp(
     return reply.code(pub.status).send(pub.body);
   });
 
+  await app.register(securityHeadersPlugin, { https: config.publicUrl.startsWith("https:") });
   await app.register(sessionPlugin, { services, publicUrl: config.publicUrl });
 
   app.get("/healthz", async (_request, reply) => {

@@ -32,6 +32,8 @@ export type BuildOptions = {
   runStripeActions?: boolean;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** Called for every route as it is registered (the fuzz suite walks Fastify's route list). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 };
 
 declare module "fastify" {
@@ -66,6 +68,9 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 5000 },
   });
+
+  const { onRoute } = options;
+  if (onRoute) app.addHook("onRoute", (route) => onRoute(route));
 
   const database =
     options.database ??

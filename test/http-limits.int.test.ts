@@ -110,6 +110,17 @@ describe.each(DB_KINDS)("HTTP limits on %s", (kind) => {
     expect(errorLines.slice(before)).toEqual([]);
   });
 
+  it("answers an empty JSON body to a procedure that needs input with 400, and runs one that needs none", async () => {
+    const post = (path: string) =>
+      fetch(`${t.baseUrl}/trpc/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "",
+      });
+    expect((await post("auth.signup")).status).toBe(400);
+    expect((await post("auth.logout")).status).toBe(200);
+  });
+
   it("answers a 5 MB JSON body to PUT /api/rules with 413", async () => {
     const merchant = await signedInMerchant(t, "big-body@example.com");
     const response = await merchant.api.request("/api/rules", {

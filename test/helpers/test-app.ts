@@ -49,6 +49,7 @@ export async function startTestApp(
     /** Reuse a database (to simulate a restart); it is then the caller's to close. */
     database?: Database;
     runStripeActions?: boolean;
+    onRoute?: (route: { method: string | string[]; url: string }) => void;
   } = {},
 ) {
   const port = await freePort();
@@ -82,6 +83,7 @@ export async function startTestApp(
     clientDir,
     logStream: options.logStream,
     runStripeActions: options.runStripeActions,
+    onRoute: options.onRoute,
   });
   await app.listen({ port, host: "127.0.0.1" });
   return {

@@ -21,8 +21,10 @@ export async function trpcPlugin(
     reply.header("connection", "close");
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", "tRPC calls take application/json bodies only.");
   });
-  // tRPC parses the body itself and calls a syntax error a 500: check it first.
+  // tRPC parses the body itself and calls a syntax error (an empty body too) a 500: check it
+  // first. An empty body means no input, as JSON null: fine for procedures that take none.
   app.addHook("preHandler", async (request) => {
+    if (request.body === "") request.body = "null";
     const raw = typeof request.body === "string" ? request.body : getInput(request);
     if (!raw) return;
     try {

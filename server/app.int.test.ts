@@ -120,8 +120,10 @@ describe("outbox without SMTP", () => {
         email: "outbox@example.com",
         password: "outbox password",
       });
-      const files = await readdir(join(dataDir, "outbox"));
-      expect(files).toHaveLength(1);
+      // The outbox worker writes the file just after the request answered.
+      const outboxFiles = () => readdir(join(dataDir, "outbox")).catch(() => []);
+      await expect.poll(outboxFiles).toHaveLength(1);
+      const files = await outboxFiles();
       const eml = await readFile(join(dataDir, "outbox", files[0] ?? ""), "utf8");
       expect(eml).toContain("Subject: Confirm your Warden account");
       expect(eml.replace(/=\r?\n/g, "")).toContain(

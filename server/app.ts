@@ -13,6 +13,7 @@ import { createStripeClientFactory } from "./lib/stripe-client.ts";
 import { createServices, type Services } from "./services.ts";
 import { toPublicError } from "./transport/errors.ts";
 import { clientPlugin } from "./transport/http/client.plugin.ts";
+import { securityHeadersPlugin } from "./transport/http/security-headers.plugin.ts";
 import { sessionPlugin } from "./transport/http/session.plugin.ts";
 import { restPlugin } from "./transport/rest/rest.plugin.ts";
 import { trpcPlugin } from "./transport/trpc/trpc.plugin.ts";
@@ -32,6 +33,8 @@ export type BuildOptions = {
   runStripeActions?: boolean;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** Called for every route as it is registered (the fuzz suite walks Fastify's route list). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 };
 
 declare module "fastify" {
@@ -55,10 +58,20 @@ export async function buildApp(
         req: (req) => ({ method: req.method, url: req.url.split("?")[0], ip: req.ip }),
       },
     },
-    trustProxy: config.trustProxy,
+    // A hop count, as Fastify's docs describe it: trust the n proxies nearest to us.
+    trustProxy:
+      typeof config.trustProxy === "number"
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 5000 },
   });
+
+  const { onRoute } = options;
+  if (onRoute) app.addHook("onRoute", (route) => onRoute(route));
 
   const database =
     options.database ??
@@ -97,6 +110,7 @@ export async function buildApp(
   app.decorate("services", services);
   app.decorate("database", database);
   if (options.runStripeActions !== false) services.stripeActions.start();
+  services.outbox.start();
   const housekeeping = setInterval(() => void purge(), HOUSEKEEPING_MS);
   housekeeping.unref();
   async function purge() {
@@ -113,6 +127,7 @@ export async function buildApp(
   app.addHook("onClose", async () => {
     clearInterval(housekeeping);
     await services.stripeActions.stop();
+    await services.outbox.stop();
     await changes.close();
     if (!options.database) await database.close();
   });
@@ -124,6 +139,7 @@ export async function buildApp(
     return reply.code(pub.status).send(pub.body);
   });
 
+  await app.register(securityHeadersPlugin, { https: config.publicUrl.startsWith("https:") });
   await app.register(sessionPlugin, { services, publicUrl: config.publicUrl });
 
   app.get("/healthz", async (_request, reply) => {

@@ -24,7 +24,10 @@ describe("loadConfig", () => {
     [{ PUBLIC_URL: "localhost:3000" }, /^PUBLIC_URL: must be an http/],
     [{ SMTP_URL: "http://mail" }, /^SMTP_URL: must be an smtp/],
     [{ LOG_LEVEL: "loud" }, /^LOG_LEVEL: must be one of/],
-    [{ TRUST_PROXY: "maybe" }, /^TRUST_PROXY: must be true or false/],
+    [{ TRUST_PROXY: "maybe" }, /^TRUST_PROXY: must be the number of proxies/],
+    [{ TRUST_PROXY: "true" }, /^TRUST_PROXY: .*`true` is no longer accepted/],
+    [{ TRUST_PROXY: "10.0.0.0/33" }, /^TRUST_PROXY: must be the number of proxies/],
+    [{ TRUST_PROXY: "10.0.0.1, evil" }, /^TRUST_PROXY: must be the number of proxies/],
   ])("rejects %o with one line naming the variable", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -35,5 +38,22 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ DATABASE_URL: url })).toThrow(/^DATABASE_URL: must be a postgres/);
     expect(() => loadConfig({ DATABASE_URL: url })).not.toThrow(/hunter2/);
     expect(() => loadConfig({ SMTP_URL: "http://u:hunter2@mail" })).not.toThrow(/hunter2/);
+  });
+});
+
+describe("TRUST_PROXY", () => {
+  it.each([
+    [undefined, false],
+    ["", false],
+    ["false", false],
+    ["0", false],
+    ["1", 1],
+    ["2", 2],
+    ["127.0.0.1", ["127.0.0.1"]],
+    ["10.0.0.0/8, 192.168.1.10", ["10.0.0.0/8", "192.168.1.10"]],
+    ["::1,fd00::/8", ["::1", "fd00::/8"]],
+  ])("reads %j as %j for Fastify's trustProxy", (value, expected) => {
+    const env = value === undefined ? {} : { TRUST_PROXY: value };
+    expect(loadConfig(env).trustProxy).toEqual(expected);
   });
 });

@@ -1,4 +1,5 @@
 /** Configuration from the environment, parsed once; a bad value is one clear line. */
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { parseEncryptionKey } from "./lib/encryption.ts";
@@ -17,6 +18,28 @@ function isUrl(value: string, protocols: string[]): boolean {
   } catch {
     return false;
   }
+}
+
+const TRUST_PROXY_HINT =
+  "must be the number of proxies in front of Warden (e.g. 1) or their addresses/CIDRs, comma-separated (e.g. 10.0.0.0/8); `true` is no longer accepted: it let any client choose its IP with X-Forwarded-For";
+
+/**
+ * TRUST_PROXY as Fastify's trustProxy takes it: false, a hop count, or addresses and CIDRs.
+ * Never `true`, which trusts every hop, so any client could pick its own address.
+ */
+export function parseTrustProxy(text: string): false | number | string[] | null {
+  if (text === "" || text === "false" || text === "0") return false;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const entries = text.split(",").map((entry) => entry.trim());
+  return entries.every(isAddressOrCidr) ? entries : null;
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address = "", bits, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
 }
 
 const ZEnv = z.object({
@@ -62,9 +85,11 @@ const ZEnv = z.object({
     })
     .default("info"),
   TRUST_PROXY: z
-    .enum(["true", "false", "1", "0"], { message: "must be true or false" })
-    .default("false")
-    .transform((value) => value === "true" || value === "1"),
+    .string()
+    .trim()
+    .default("")
+    .transform(parseTrustProxy)
+    .refine((value) => value !== null, { message: TRUST_PROXY_HINT }),
 });
 
 export type Config = {
@@ -86,7 +111,8 @@ export type Config = {
   /** Screening requests per API key per minute, per instance; past it, 429. */
   screenRateLimit: number;
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, how many proxies are in front, or their addresses/CIDRs. */
+  trustProxy: false | number | string[];
 };
 
 export const DEFAULT_SOCIAL_URL = "https://x.com/wardenhq";
@@ -124,6 +150,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     screeningRetentionDays: e.SCREENING_RETENTION_DAYS,
     screenRateLimit: e.SCREEN_RATE_LIMIT,
     logLevel: e.LOG_LEVEL,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY ?? false,
   };
 }

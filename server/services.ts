@@ -26,6 +26,8 @@ import { createHealthRepository } from "./modules/health/health.repository.ts";
 import { createHousekeepingService } from "./modules/housekeeping/housekeeping.service.ts";
 import { createJsonSettingsRepository } from "./modules/json-settings/json-settings.repository.ts";
 import { createJsonSettingsService } from "./modules/json-settings/json-settings.service.ts";
+import { createOutboxRepository } from "./modules/outbox/outbox.repository.ts";
+import { createOutboxService } from "./modules/outbox/outbox.service.ts";
 import { createPolicyService, policyChangeNotifier } from "./modules/policy/policy.service.ts";
 import { createRuleSettingsService } from "./modules/rule-settings/rule-settings.service.ts";
 import { createScreeningRepository } from "./modules/screening/screening.repository.ts";
@@ -79,7 +81,21 @@ export function createServices(deps: ServiceDeps) {
   const authRepo = createAuthRepository(prisma);
   const sessions = createSessionService(authRepo, now);
   const throttle = createThrottleService(createThrottleRepository(prisma), now);
-  const auth = createAuthService({ repo: authRepo, sessions, throttle, mailer, publicUrl, now });
+  // Account emails go through the durable outbox: requests never wait for SMTP.
+  const outbox = createOutboxService({
+    repo: createOutboxRepository(prisma),
+    transport: mailer,
+    now,
+    log,
+  });
+  const auth = createAuthService({
+    repo: authRepo,
+    sessions,
+    throttle,
+    mailer: outbox,
+    publicUrl,
+    now,
+  });
   const waitlist = createWaitlistService({
     repo: createWaitlistRepository(prisma),
     throttle,
@@ -141,6 +157,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     sessions,
     throttle,
+    outbox,
     auth,
     accounts: createAccountsRepository(prisma),
     waitlist,

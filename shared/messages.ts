@@ -13,6 +13,7 @@ export const MESSAGES = {
   verifyingLink: "Verifying link...",
   resetDone: "Your password has been updated! Redirecting to login...",
   invalidCredentials: "Invalid email or password.",
+  currentPasswordWrong: "Your current password is not correct.",
   emailNotConfirmed:
     "Please confirm your email before logging in. We sent you a link when you signed up.",
   emailConfirmed: "Your email is confirmed. You can now log in.",

@@ -40,6 +40,10 @@ describe("AES-256-GCM sealing", () => {
     return bytes.toString("base64url");
   };
 
+  // The first bytes of the real tag: GCM without a fixed tag length would accept them.
+  const truncate = (part: string, bytes: number) =>
+    Buffer.from(part, "base64url").subarray(0, bytes).toString("base64url");
+
   it.each([
     ["a changed ciphertext", [version, iv, tag, flip(body)].join("."), "acct-1:stripe_secret"],
     ["a changed tag", [version, iv, flip(tag), body].join("."), "acct-1:stripe_secret"],
@@ -48,6 +52,16 @@ describe("AES-256-GCM sealing", () => {
     ["another field's associated data", sealed, "acct-1:stripe_webhook_secret"],
     ["an unknown version", ["v9", iv, tag, body].join("."), "acct-1:stripe_secret"],
     ["a value that is not sealed", "sk_live_51secretvalue", "acct-1:stripe_secret"],
+    [
+      "a tag truncated to 4 bytes",
+      [version, iv, truncate(tag, 4), body].join("."),
+      "acct-1:stripe_secret",
+    ],
+    [
+      "a tag truncated to 12 bytes",
+      [version, iv, truncate(tag, 12), body].join("."),
+      "acct-1:stripe_secret",
+    ],
   ])("refuses %s", (_case, value, associatedData) => {
     expect(() => encryptor.open(value, associatedData)).toThrow(DecryptionError);
   });

@@ -9,6 +9,8 @@ import { join } from "node:path";
 
 const VERSION = "v1";
 const IV_BYTES = 12;
+// A GCM tag shorter than the full 16 bytes is easier to forge: accept nothing shorter.
+const TAG_BYTES = 16;
 export const KEY_BYTES = 32;
 export const KEY_FILE = "encryption.key";
 
@@ -38,7 +40,9 @@ export function createEncryptor(key: Buffer): Encryptor {
         throw new DecryptionError("not a sealed value");
       }
       try {
-        const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+        const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"), {
+          authTagLength: TAG_BYTES,
+        });
         decipher.setAAD(Buffer.from(associatedData, "utf8"));
         decipher.setAuthTag(Buffer.from(tag, "base64url"));
         return Buffer.concat([

@@ -3,7 +3,7 @@
  * written to DATA_DIR/outbox/ as an .eml file (open it to follow the link) and logged
  * without its body, because bodies carry one-time tokens.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
 
@@ -31,10 +31,12 @@ export function createMailer(options: {
   return {
     async send(mail) {
       const info = await transport.sendMail({ from: options.from, ...mail });
-      await mkdir(outbox, { recursive: true });
+      // The files hold live one-time tokens: only Warden's own user may read them.
+      await mkdir(outbox, { recursive: true, mode: 0o700 });
+      await chmod(outbox, 0o700);
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       const file = join(outbox, `${stamp}-${mail.to.replace(/[^a-z0-9@.+-]/gi, "_")}.eml`);
-      await writeFile(file, info.message as Buffer);
+      await writeFile(file, info.message as Buffer, { mode: 0o600 });
       options.log.info(
         { to: mail.to, subject: mail.subject, file },
         "email written to the outbox (no SMTP_URL set)",

@@ -9,6 +9,8 @@ const TABLE: Record<AppErrorCode, { status: number; trpc: TRPC_ERROR_CODE_KEY }>
   FORBIDDEN: { status: 403, trpc: "FORBIDDEN" },
   NOT_FOUND: { status: 404, trpc: "NOT_FOUND" },
   CONFLICT: { status: 409, trpc: "CONFLICT" },
+  PAYLOAD_TOO_LARGE: { status: 413, trpc: "PAYLOAD_TOO_LARGE" },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, trpc: "UNSUPPORTED_MEDIA_TYPE" },
   TOO_MANY_REQUESTS: { status: 429, trpc: "TOO_MANY_REQUESTS" },
   INTERNAL: { status: 500, trpc: "INTERNAL_SERVER_ERROR" },
 };
@@ -16,6 +18,13 @@ const TABLE: Record<AppErrorCode, { status: number; trpc: TRPC_ERROR_CODE_KEY }>
 const CODE_BY_TRPC = Object.fromEntries(
   Object.entries(TABLE).map(([code, { trpc }]) => [trpc, code as AppErrorCode]),
 ) as Partial<Record<TRPC_ERROR_CODE_KEY, AppErrorCode>>;
+
+const CODE_BY_STATUS: Partial<Record<number, AppErrorCode>> = {
+  404: "NOT_FOUND",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  429: "TOO_MANY_REQUESTS",
+};
 
 export const INTERNAL_MESSAGE = "Something went wrong on our side. Please try again.";
 
@@ -56,13 +65,10 @@ export function toAppError(error: unknown): AppError {
     };
     // Fastify's own client errors (bad JSON, body too large, ...) keep their 4xx.
     if (typeof candidate.statusCode === "number" && candidate.statusCode < 500) {
-      const code =
-        candidate.statusCode === 404
-          ? "NOT_FOUND"
-          : candidate.statusCode === 429
-            ? "TOO_MANY_REQUESTS"
-            : "BAD_REQUEST";
-      return new AppError(code, candidate.message ?? "Bad request");
+      return new AppError(
+        CODE_BY_STATUS[candidate.statusCode] ?? "BAD_REQUEST",
+        candidate.message ?? "Bad request",
+      );
     }
     if (candidate.name === "TRPCError" && candidate.code && !candidate.cause) {
       const code = CODE_BY_TRPC[candidate.code as TRPC_ERROR_CODE_KEY];

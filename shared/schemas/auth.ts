@@ -36,7 +36,13 @@ export const ZEmailLink = z.strictObject({
 
 export const ZResetPassword = ZEmailLink.extend({ password: ZPassword });
 
-export const ZChangePassword = z.strictObject({ password: ZPassword });
+export const ZChangePassword = z.strictObject({
+  currentPassword: z
+    .string()
+    .min(1, "Current password is required.")
+    .max(PASSWORD_MAX * 4),
+  password: ZPassword,
+});
 
 export type Credentials = z.infer<typeof ZCredentials>;
 export type SessionUser = { id: string; accountId: string; email: string };

@@ -80,17 +80,25 @@ describe("account journey in Chromium", () => {
     await page.waitForURL(`${t.baseUrl}/homepage/dashboard`);
   });
 
-  it("changes the password in Settings, checking the confirmation first", async () => {
+  it("changes the password in Settings, checking the confirmation and the current password first", async () => {
     await page.goto(`${t.baseUrl}/homepage/settings`);
     const form = page.getByRole("form", { name: "Change Password" });
+    await form.getByLabel("Current password").fill(PASSWORD);
     await form.getByLabel("New password", { exact: true }).fill("mismatch one 1");
     await form.getByLabel("Confirm new password").fill("mismatch two 2");
     await form.getByRole("button", { name: "Update Password" }).click();
     await form.getByText(MESSAGES.passwordsDoNotMatch).waitFor();
+    await form.getByLabel("Current password").fill("not my password");
     await form.getByLabel("New password", { exact: true }).fill(PASSWORD);
     await form.getByLabel("Confirm new password").fill(PASSWORD);
     await form.getByRole("button", { name: "Update Password" }).click();
+    await form.getByText(MESSAGES.currentPasswordWrong).waitFor();
+    await form.getByLabel("Current password").fill(PASSWORD);
+    await form.getByRole("button", { name: "Update Password" }).click();
     await form.getByText(MESSAGES.passwordUpdated).waitFor();
+    expect(await form.getByLabel("Current password").inputValue()).toBe("");
+    const notice = await t.smtp.waitFor(EMAIL, "Your Warden password was changed");
+    expect(notice.text).toContain("/forgot-password");
   });
 
   it("logs off to /login, after which /homepage/rules sends the visitor to /login", async () => {

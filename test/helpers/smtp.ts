@@ -5,6 +5,8 @@ export type CapturedMail = { to: string; subject: string; text: string };
 
 export async function startSmtpCapture() {
   const messages: CapturedMail[] = [];
+  /** Faults a test can switch on: answer each message this late, or refuse the next n. */
+  const faults = { delayMs: 0, refuseNext: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -14,8 +16,14 @@ export async function startSmtpCapture() {
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("error", callback);
       stream.on("end", () => {
-        messages.push(parseMessage(Buffer.concat(chunks).toString("utf8")));
-        callback();
+        setTimeout(() => {
+          if (faults.refuseNext > 0) {
+            faults.refuseNext--;
+            return callback(Object.assign(new Error("try again later"), { responseCode: 451 }));
+          }
+          messages.push(parseMessage(Buffer.concat(chunks).toString("utf8")));
+          callback();
+        }, faults.delayMs);
       });
     },
   });
@@ -24,6 +32,7 @@ export async function startSmtpCapture() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    faults,
     /** The newest message to `to` whose subject contains `subject`. */
     async waitFor(to: string, subject: string, timeoutMs = 5000): Promise<CapturedMail> {
       const deadline = Date.now() + timeoutMs;

@@ -49,6 +49,7 @@ export async function startTestApp(
     /** Reuse a database (to simulate a restart); it is then the caller's to close. */
     database?: Database;
     runStripeActions?: boolean;
+    onRoute?: (route: { method: string | string[]; url: string }) => void;
   } = {},
 ) {
   const smtp = await startSmtpCapture();
@@ -85,6 +86,7 @@ export async function startTestApp(
       clientDir,
       logStream: options.logStream,
       runStripeActions: options.runStripeActions,
+      onRoute: options.onRoute,
     });
     try {
       await app.listen({ port, host: "127.0.0.1" });

@@ -15,7 +15,8 @@ export function makeQueryClient(): QueryClient {
 
 export function makeTrpcClient() {
   return createTRPCClient<AppRouter>({
-    links: [httpBatchLink({ url: "/trpc" })],
+    // maxItems matches the server's MAX_BATCH_SIZE (trpc.plugin.ts): a longer batch is a 400.
+    links: [httpBatchLink({ url: "/trpc", maxItems: 10 })],
   });
 }
 

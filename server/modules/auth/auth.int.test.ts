@@ -69,7 +69,10 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
 
     const me = await c.query("auth.me");
     expect(me).toMatchObject({ ok: true, data: { email: "owner@example.com" } });
-    const protectedCall = await c.mutate("auth.changePassword", { password: "another password 1" });
+    const protectedCall = await c.mutate("auth.changePassword", {
+      currentPassword: PASSWORD,
+      password: "another password 1",
+    });
     expect(protectedCall.ok).toBe(true);
 
     const token = c.cookies.get("warden_session");
@@ -77,7 +80,10 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
     expect(c.cookies.has("warden_session")).toBe(false);
     const replay = new TestClient(t.baseUrl);
     replay.cookies.set("warden_session", token ?? "");
-    const refused = await replay.mutate("auth.changePassword", { password: "third password 12" });
+    const refused = await replay.mutate("auth.changePassword", {
+      currentPassword: "another password 1",
+      password: "third password 12",
+    });
     expect(refused).toMatchObject({ ok: false, status: 401 });
     expect(await replay.query("auth.me")).toMatchObject({ ok: true, data: null });
   });
@@ -249,7 +255,7 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
     // Bearer requests are exempt from the origin check: no cookie can be forged cross-site.
     const change = await script.mutate(
       "auth.changePassword",
-      { password: PASSWORD },
+      { currentPassword: PASSWORD, password: PASSWORD },
       { ...auth, origin: "https://elsewhere.example" },
     );
     expect(change.ok).toBe(true);
@@ -264,19 +270,19 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
     const c = await confirmedUser("csrf@example.com");
     const crossOrigin = await c.mutate(
       "auth.changePassword",
-      { password: "hijacked password" },
+      { currentPassword: PASSWORD, password: "hijacked password" },
       { origin: "https://evil.example" },
     );
     expect(crossOrigin).toMatchObject({ ok: false, status: 403 });
     const crossSite = await c.mutate(
       "auth.changePassword",
-      { password: "hijacked password" },
+      { currentPassword: PASSWORD, password: "hijacked password" },
       { origin: "", "sec-fetch-site": "cross-site" },
     );
     expect(crossSite).toMatchObject({ ok: false, status: 403 });
     const sameOrigin = await c.mutate(
       "auth.changePassword",
-      { password: "legit new password" },
+      { currentPassword: PASSWORD, password: "legit new password" },
       { origin: "", "sec-fetch-site": "same-origin" },
     );
     expect(sameOrigin.ok).toBe(true);

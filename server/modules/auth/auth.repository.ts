@@ -7,6 +7,10 @@ export function createAuthRepository(prisma: PrismaClient) {
       return prisma.user.findUnique({ where: { email } });
     },
 
+    findUserById(id: string) {
+      return prisma.user.findUnique({ where: { id } });
+    },
+
     /** Creates the merchant's account and its owner; null when the email is taken. */
     async createAccountWithUser(email: string, passwordHash: string) {
       try {
@@ -17,6 +21,27 @@ export function createAuthRepository(prisma: PrismaClient) {
         if ((error as { code?: string }).code === "P2002") return null;
         throw error;
       }
+    },
+
+    /**
+     * A second signup for a still-unconfirmed email: its password replaces the first one and
+     * the earlier confirmation links stop working, so whoever confirms gets the password they
+     * chose, never one picked by someone who registered the address first. False (nothing
+     * changed) when the email got confirmed meanwhile.
+     */
+    replaceUnconfirmedSignup(userId: string, passwordHash: string, now: Date) {
+      return prisma.$transaction(async (tx) => {
+        const { count } = await tx.user.updateMany({
+          where: { id: userId, emailConfirmedAt: null },
+          data: { passwordHash },
+        });
+        if (count !== 1) return false;
+        await tx.emailToken.updateMany({
+          where: { userId, purpose: "confirm", usedAt: null },
+          data: { usedAt: now },
+        });
+        return true;
+      });
     },
 
     markEmailConfirmed(userId: string, at: Date) {
@@ -95,6 +120,11 @@ export function createAuthRepository(prisma: PrismaClient) {
           data: { usedAt: now },
         });
         if (count !== 1) return false;
+        // Every other reset link of the user dies with this one.
+        await tx.emailToken.updateMany({
+          where: { userId, purpose: "recovery", usedAt: null },
+          data: { usedAt: now },
+        });
         await tx.user.update({ where: { id: userId }, data: { passwordHash } });
         await tx.session.deleteMany({ where: { userId } });
         return true;

@@ -20,6 +20,8 @@ export const LIMITS = {
     windowMs: 15 * MINUTE,
     message: MESSAGES.tooManyLoginFailures,
   },
+  // Guesses at the current password from a signed-in session.
+  changePasswordPerUser: { limit: 5, windowMs: 15 * MINUTE, message: MESSAGES.tooManyRequests },
   loginPerIp: { limit: 30, windowMs: 15 * MINUTE, message: MESSAGES.tooManyRequests },
   signupPerIp: { limit: 10, windowMs: HOUR, message: MESSAGES.tooManyRequests },
   forgotPerIp: { limit: 10, windowMs: 15 * MINUTE, message: MESSAGES.tooManyRequests },
@@ -81,8 +83,14 @@ export function createAuthService({ repo, sessions, throttle, mailer, publicUrl,
       // The email is taken: answer the same, so signup does not reveal who has an account.
       const existing = await repo.findUserByEmail(input.email);
       if (existing && !existing.emailConfirmedAt) {
-        await sendConfirmation(existing);
-      } else if (existing) {
+        // Unconfirmed: the newest signup's password wins and older links die (pre-hijacking).
+        const passwordHash = await hashPassword(input.password);
+        if (await repo.replaceUnconfirmedSignup(existing.id, passwordHash, now())) {
+          await sendConfirmation(existing);
+          return { message: MESSAGES.signupSuccess };
+        }
+      }
+      if (existing) {
         await mailer.send({
           to: existing.email,
           subject: "You already have a Warden account",
@@ -104,16 +112,14 @@ export function createAuthService({ repo, sessions, throttle, mailer, publicUrl,
 
     async login(input: Credentials, ip: string) {
       await throttle.consume(`login-ip:${ip}`, LIMITS.loginPerIp);
-      const failuresKey = `login-fail:${input.email}`;
-      await throttle.assertNotLocked(failuresKey, LIMITS.loginFailuresPerEmail);
+      // Counted before argon2 runs, so a batch or a burst of guesses cannot outpace the count.
+      const attemptsKey = `login-fail:${input.email}`;
+      await throttle.attempt(attemptsKey, LIMITS.loginFailuresPerEmail);
       const user = await repo.findUserByEmail(input.email);
       const ok = await verifyPassword(user?.passwordHash ?? (await decoyHash()), input.password);
-      if (!user || !ok) {
-        await throttle.recordFailure(failuresKey, LIMITS.loginFailuresPerEmail);
-        throw new AppError("UNAUTHORIZED", MESSAGES.invalidCredentials);
-      }
+      if (!user || !ok) throw new AppError("UNAUTHORIZED", MESSAGES.invalidCredentials);
+      await throttle.clear(attemptsKey);
       if (!user.emailConfirmedAt) throw new AppError("FORBIDDEN", MESSAGES.emailNotConfirmed);
-      await throttle.clear(failuresKey);
       const session = await sessions.create(user.id);
       return { ...session, user: { id: user.id, accountId: user.accountId, email: user.email } };
     },
@@ -124,12 +130,13 @@ export function createAuthService({ repo, sessions, throttle, mailer, publicUrl,
 
     async requestPasswordReset(email: string, ip: string): Promise<{ message: string }> {
       await throttle.consume(`forgot-ip:${ip}`, LIMITS.forgotPerIp);
+      // Counted for every address, known or not, so both take the same steps.
+      const quiet = await throttle
+        .consume(`forgot-email:${email}`, LIMITS.forgotPerEmail)
+        .then(() => false)
+        .catch((error) => (error instanceof AppError ? true : Promise.reject(error)));
       const user = await repo.findUserByEmail(email);
       if (user) {
-        const quiet = await throttle
-          .consume(`forgot-email:${email}`, LIMITS.forgotPerEmail)
-          .then(() => false)
-          .catch((error) => (error instanceof AppError ? true : Promise.reject(error)));
         if (!quiet) {
           const token = await issueToken("recovery", user);
           await mailer.send({
@@ -170,10 +177,32 @@ export function createAuthService({ repo, sessions, throttle, mailer, publicUrl,
       return repo.deleteExpired(now());
     },
 
-    /** Sets a new password and ends the user's other sessions. */
-    async changePassword(userId: string, currentSessionId: string, password: string) {
-      await repo.setPasswordHash(userId, await hashPassword(password));
+    /**
+     * Sets a new password once the current one is proven (a stolen session alone cannot lock
+     * the owner out), ends the user's other sessions and tells the owner by email.
+     */
+    async changePassword(
+      userId: string,
+      currentSessionId: string,
+      input: { currentPassword: string; password: string },
+    ) {
+      const attemptsKey = `change-password:${userId}`;
+      await throttle.attempt(attemptsKey, LIMITS.changePasswordPerUser);
+      const user = await repo.findUserById(userId);
+      if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
+        const message = MESSAGES.currentPasswordWrong;
+        throw new AppError("BAD_REQUEST", message, {
+          issues: [{ path: "currentPassword", message }],
+        });
+      }
+      await throttle.clear(attemptsKey);
+      await repo.setPasswordHash(userId, await hashPassword(input.password));
       await repo.deleteUserSessions(userId, currentSessionId);
+      await mailer.send({
+        to: user.email,
+        subject: "Your Warden password was changed",
+        text: `The password of your Warden account was just changed, and every other session was signed out.\n\nIf it was not you, reset your password now at ${publicUrl}/forgot-password and check your account.\n`,
+      });
       return { message: MESSAGES.passwordUpdated };
     },
   };

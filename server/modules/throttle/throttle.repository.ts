@@ -5,8 +5,9 @@ export function createThrottleRepository(prisma: PrismaClient) {
   return {
     /**
      * Adds one hit to `key` and returns the window's count and start. A window older than
-     * `windowMs` starts over; with `restartAt`, the hit that reaches that count restarts the
-     * window too, so a lock-out lasts a full window from the moment it begins.
+     * `windowMs` starts over; with `restartAt`, the hit that reaches exactly that count restarts
+     * the window too, so a lock-out lasts a full window from the moment it begins (later hits
+     * do not prolong it). One statement, so concurrent hits are counted one by one.
      */
     async hit(key: string, now: Date, windowMs: number, restartAt?: number) {
       const expiredBefore = new Date(now.getTime() - windowMs);
@@ -17,16 +18,12 @@ export function createThrottleRepository(prisma: PrismaClient) {
           "count" = CASE WHEN "RateLimit"."windowStart" <= ${expiredBefore} THEN 1
                          ELSE "RateLimit"."count" + 1 END,
           "windowStart" = CASE WHEN "RateLimit"."windowStart" <= ${expiredBefore} THEN ${now}
-                               WHEN "RateLimit"."count" + 1 >= ${restart} THEN ${now}
+                               WHEN "RateLimit"."count" + 1 = ${restart} THEN ${now}
                                ELSE "RateLimit"."windowStart" END
         RETURNING "count", "windowStart"`;
       const row = rows[0];
       if (!row) throw new Error(`rate limit upsert returned nothing for ${key}`);
       return { count: Number(row.count), windowStart: new Date(row.windowStart) };
-    },
-
-    find(key: string) {
-      return prisma.rateLimit.findUnique({ where: { key } });
     },
 
     clear(key: string) {

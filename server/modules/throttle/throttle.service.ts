@@ -19,19 +19,19 @@ export function createThrottleService(repo: ThrottleRepository, now: () => Date)
       }
     },
 
-    /** Throws 429 while `key` has `limit` recorded failures in its window; records nothing. */
-    async assertNotLocked(key: string, { limit, windowMs, message }: Limit): Promise<void> {
-      const row = await repo.find(key);
-      if (!row || row.count < limit) return;
-      if (row.windowStart.getTime() + windowMs <= now().getTime()) return;
-      throw new AppError("TOO_MANY_REQUESTS", message, {
-        retryAfterSeconds: retryAfterSeconds(row.windowStart, windowMs),
-      });
-    },
-
-    /** Records a failure; the one that reaches `limit` starts a full-window lock-out. */
-    async recordFailure(key: string, { limit, windowMs }: Limit): Promise<void> {
-      await repo.hit(key, now(), windowMs, limit);
+    /**
+     * Counts an attempt before it is made (a login before its password is checked), so
+     * parallel or batched attempts cannot all slip under the limit: the attempt that goes
+     * past `limit` and every one after it get 429 until the window, restarted by the attempt
+     * that reached `limit`, is over. clear() after a success starts the count again.
+     */
+    async attempt(key: string, { limit, windowMs, message }: Limit): Promise<void> {
+      const { count, windowStart } = await repo.hit(key, now(), windowMs, limit);
+      if (count > limit) {
+        throw new AppError("TOO_MANY_REQUESTS", message, {
+          retryAfterSeconds: retryAfterSeconds(windowStart, windowMs),
+        });
+      }
     },
 
     async clear(key: string): Promise<void> {

@@ -6,6 +6,7 @@ describe("dashboard cursor", () => {
   it.each([
     { created: 1_700_000_000, chargeId: "ch_3PabcDEF" },
     { created: 0, chargeId: "ch_0" },
+    { created: 2_147_483_647, chargeId: "ch_last_second_of_int32" },
     { created: 1_700_000_000, chargeId: "ch_with:colon:inside" },
     { created: 1_700_000_000, chargeId: "ch_ünïcødé" },
   ])("round-trips $created / $chargeId", (key) => {
@@ -20,6 +21,9 @@ describe("dashboard cursor", () => {
     ["missing charge id", Buffer.from("1700000000:").toString("base64url")],
     ["non-numeric created", Buffer.from("abc:ch_1").toString("base64url")],
     ["garbage", "%%%"],
+    ["12 digits of time", Buffer.from("999999999999:ch_1").toString("base64url")],
+    ["a time past 2038", Buffer.from("2147483648:ch_1").toString("base64url")],
+    ["a time before 1902", Buffer.from("-2147483649:ch_1").toString("base64url")],
   ])("rejects a cursor that is %s with a 400 naming cursor", (_case, cursor) => {
     try {
       decodeCursor(cursor);

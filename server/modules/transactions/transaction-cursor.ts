@@ -5,6 +5,9 @@
  */
 import { AppError } from "../../lib/app-error.ts";
 
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
 export type CursorKey = { created: number; chargeId: string };
 
 export function encodeCursor(key: CursorKey): string {
@@ -15,9 +18,11 @@ export function encodeCursor(key: CursorKey): string {
 export function decodeCursor(cursor: string): CursorKey {
   const text = Buffer.from(cursor, "base64url").toString("utf8");
   const match = /^(-?\d{1,12}):(.{1,255})$/s.exec(text);
-  if (!match?.[1] || !match[2]) {
+  // `created` is a 32-bit column: a time outside it would fail in the database, not here.
+  const created = Number(match?.[1]);
+  if (!match?.[1] || !match[2] || created < INT32_MIN || created > INT32_MAX) {
     const message = "cursor is not one this server handed out.";
     throw new AppError("BAD_REQUEST", message, { issues: [{ path: "cursor", message }] });
   }
-  return { created: Number(match[1]), chargeId: match[2] };
+  return { created, chargeId: match[2] };
 }

@@ -13,8 +13,8 @@ let nextIp = 1;
 describe.each(DB_KINDS)("waitlist on %s", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    // Trusting X-Forwarded-For lets each test be its own visitor with its own rate-limit budget.
-    t = await startTestApp(kind, { env: { TRUST_PROXY: "true", SOCIAL_URL } });
+    // Trusting X-Forwarded-For from loopback (our test "proxy") gives each test its own visitor.
+    t = await startTestApp(kind, { env: { TRUST_PROXY: "127.0.0.1", SOCIAL_URL } });
   });
   afterAll(async () => {
     await t?.close();

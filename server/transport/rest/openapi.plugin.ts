@@ -32,9 +32,29 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: "/docs" });
+  // The docs page shares the console's origin: it gets the strictest policy that still runs
+  // Swagger UI, a sandbox (an opaque origin: no cookies, no reading our responses), and no
+  // "Try it out", so nothing on it can act with the visitor's session.
+  // Public files only: the sandboxed page (an opaque origin) may load them; no cookie is sent.
+  app.addHook("onRequest", async (request, reply) => {
+    if (!request.url.startsWith("/api/docs")) return;
+    reply.header("cross-origin-resource-policy", "cross-origin");
+    reply.header("access-control-allow-origin", "*");
+  });
+  await app.register(swaggerUi, {
+    routePrefix: "/docs",
+    indexPrefix: "/api",
+    uiConfig: { supportedSubmitMethods: [], validatorUrl: null },
+    staticCSP: DOCS_CSP,
+  });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 });
+
+/** Swagger UI sets one inline style; harmless here, since the sandbox holds no session. */
+export const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; " +
+  "frame-ancestors 'none'; object-src 'none'; sandbox allow-scripts";
 
 /** A shared zod schema as plain JSON Schema for the OpenAPI document. */
 export function jsonSchema(schema: z.ZodType, io: "input" | "output" = "output") {

@@ -61,6 +61,6 @@ export const authRouter = router({
     .input(ZChangePassword)
     .output(ZMessage)
     .mutation(({ ctx, input }) =>
-      ctx.services.auth.changePassword(ctx.user.id, ctx.session.id, input.password),
+      ctx.services.auth.changePassword(ctx.user.id, ctx.session.id, input),
     ),
 });

@@ -6,12 +6,14 @@ import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 
 export function ChangePasswordForm() {
   const trpc = useTRPC();
+  const [currentPassword, setCurrentPassword] = useState("");
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [formError, setFormError] = useState<string | null>(null);
   const change = useMutation(
     trpc.auth.changePassword.mutationOptions({
       onSuccess: () => {
+        setCurrentPassword("");
         setPassword("");
         setConfirm("");
       },
@@ -23,12 +25,23 @@ export function ChangePasswordForm() {
     change.reset();
     const problem = password !== confirm ? MESSAGES.passwordsDoNotMatch : null;
     setFormError(problem);
-    if (!problem) change.mutate({ password });
+    if (!problem) change.mutate({ currentPassword, password });
   }
 
   return (
     <form onSubmit={submit} aria-labelledby="change-password-title" className="stack panel">
       <h2 id="change-password-title">Change Password</h2>
+      <label>
+        Current password
+        <input
+          type="password"
+          name="current-password"
+          required
+          autoComplete="current-password"
+          value={currentPassword}
+          onChange={(e) => setCurrentPassword(e.target.value)}
+        />
+      </label>
       <label>
         New password
         <input

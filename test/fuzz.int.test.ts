@@ -1,0 +1,266 @@
+/**
+ * Fuzz: every tRPC procedure (from the app router's own list) and every REST route (from
+ * Fastify's route list) gets malformed, huge, deeply nested and unicode input, signed in and
+ * not. No answer may be a 5xx, the server must stay up, and a rejected request may store
+ * nothing. Bounded (fixed seed, fixed runs) so it takes seconds in CI.
+ */
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appRouter } from "../server/transport/trpc/app.router.ts";
+import { signedInMerchant } from "./helpers/merchants.ts";
+import { startTestApp, type TestApp } from "./helpers/test-app.ts";
+
+const SEED = 20261122;
+const TRPC_RUNS = 30;
+/** A procedure without an input parser ignores what it is sent: a few runs show that. */
+const NO_INPUT_RUNS = 4;
+const REST_RUNS = 20;
+/** Files (the built client, Swagger UI's assets): a path and a query to fuzz, nothing more. */
+const STATIC_RUNS = 2;
+const MB = 1024 * 1024;
+
+type Procedure = {
+  path: string;
+  type: "query" | "mutation" | "subscription";
+  takesInput: boolean;
+};
+const procedures: Procedure[] = Object.entries(
+  appRouter._def.procedures as unknown as Record<
+    string,
+    { _def: { type: Procedure["type"]; inputs: unknown[] } }
+  >,
+).map(([path, procedure]) => ({
+  path,
+  type: procedure._def.type,
+  takesInput: procedure._def.inputs.length > 0,
+}));
+
+/** Field names our schemas use, so generated objects get past the first check more often. */
+const KEYS = [
+  "email",
+  "password",
+  "currentPassword",
+  "tokenHash",
+  "cursor",
+  "limit",
+  "days",
+  "outcome",
+  "search",
+  "countries",
+  "email_providers",
+  "rule_high_risk",
+  "risk_level_threshold",
+  "appName",
+  "stripeSecretKey",
+  "__proto__",
+  "constructor",
+];
+
+const unicode = fc.string({ unit: "binary", maxLength: 80 });
+const leaf = fc.oneof(
+  unicode,
+  fc.emailAddress(),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom("", " ", "\u0000", "🛡️", "ǅ", "\u202e", "a".repeat(5000), "9".repeat(400)),
+);
+const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  node: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    leaf,
+    fc.array(tie("node"), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(fc.constantFrom(...KEYS), unicode), tie("node"), { maxKeys: 5 }),
+  ),
+})).node;
+const deeplyNested = fc
+  .integer({ min: 50, max: 3000 })
+  .map((depth) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`);
+const malformed = fc.oneof(
+  fc.string({ maxLength: 200 }),
+  fc.constantFrom("{", "[", '{"email":', "nul", "\u0000", '{"0":{"json":', "}{", "[]]"),
+);
+
+/** What goes on the wire: a JSON value, or a raw string sent as the body itself. */
+type Payload = { json: unknown } | { raw: string };
+const payload: fc.Arbitrary<Payload> = fc.oneof(
+  { weight: 5, arbitrary: value.map((json) => ({ json })) },
+  { weight: 2, arbitrary: malformed.map((raw) => ({ raw })) },
+  { weight: 1, arbitrary: deeplyNested.map((raw) => ({ raw })) },
+);
+
+const huge: Payload[] = [
+  { json: { email: `${"a".repeat(300_000)}@example.com`, password: "x".repeat(300_000) } },
+  { raw: `{"email":"${"a".repeat(2 * MB)}"}` },
+  { json: Array.from({ length: 20_000 }, (_, i) => ({ [`k${i}`]: i })) },
+];
+
+const text = (p: Payload) => ("raw" in p ? p.raw : (JSON.stringify(p.json) ?? "null"));
+
+describe("fuzz", () => {
+  let t: TestApp;
+  const routes: { method: string; url: string }[] = [];
+  const figures = { cases: 0, fiveHundreds: 0, storedFromRejected: 0 };
+  const failures: string[] = [];
+  let userId = "";
+
+  beforeAll(async () => {
+    t = await startTestApp("embedded", {
+      onRoute: (route) => {
+        for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+      },
+    });
+    const merchant = await signedInMerchant(t, "fuzz@example.com");
+    userId = (await t.prisma.user.findUniqueOrThrow({ where: { email: merchant.email } })).id;
+  });
+  afterAll(async () => {
+    console.log(
+      `fuzz: ${figures.cases} cases, ${figures.fiveHundreds} 5xx, ${figures.storedFromRejected} rejected requests that stored something, ${procedures.length} procedures, ${routes.length} routes`,
+    );
+    await t?.close();
+  });
+
+  /** Row counts of everything a request could store (rate-limit counters and sessions aside). */
+  async function stored(): Promise<string> {
+    await t.app.services.outbox.flush();
+    const rows = await t.prisma.$queryRaw<Record<string, bigint>[]>`
+      SELECT (SELECT count(*) FROM "User") AS users, (SELECT count(*) FROM "Account") AS accounts,
+        (SELECT count(*) FROM "EmailToken") AS tokens, (SELECT count(*) FROM "OutboxEmail") AS mails,
+        (SELECT count(*) FROM "Email_list") AS waitlist, (SELECT count(*) FROM "Transaction") AS charges,
+        (SELECT count(*) FROM "StripeEvent") AS events, (SELECT count(*) FROM "StripeAction") AS actions,
+        (SELECT count(*) FROM "ImportJob") AS imports,
+        (SELECT max("updatedAt") FROM "RuleSettings")::text AS rules,
+        (SELECT max("updatedAt") FROM "TemplateSettings")::text AS templates,
+        (SELECT max("updatedAt") FROM "Blocklist")::text AS blocklist,
+        (SELECT max("updatedAt") FROM "MerchantSettings")::text AS settings,
+        (SELECT string_agg("passwordHash", ',' ORDER BY id) FROM "User") AS passwords`;
+    return JSON.stringify(rows[0], (_k, v) => (typeof v === "bigint" ? Number(v) : v));
+  }
+
+  /** Sends one case and checks the three promises; returns the status. */
+  async function check(label: string, send: () => Promise<Response>): Promise<number> {
+    const before = await stored();
+    let status: number;
+    try {
+      const response = await send();
+      status = response.status;
+      await response.arrayBuffer();
+    } catch (error) {
+      // The server hung up on a body it refused (e.g. 431, 413 mid-upload): still alive?
+      status = 0;
+      const health = await fetch(`${t.baseUrl}/healthz`);
+      if (health.status !== 200) throw new Error(`${label}: server down after ${error}`);
+    }
+    figures.cases++;
+    if (status >= 500) {
+      figures.fiveHundreds++;
+      failures.push(`${label} → ${status}`);
+    }
+    if ((status >= 400 || status === 0) && (await stored()) !== before) {
+      figures.storedFromRejected++;
+      failures.push(`${label} → ${status} but stored something`);
+    }
+    return status;
+  }
+
+  async function bearer(signedIn: boolean): Promise<Record<string, string>> {
+    if (!signedIn) return {};
+    // A fresh session per case: auth.logout may end the previous one.
+    const { token } = await t.app.services.sessions.create(userId);
+    return { authorization: `Bearer ${token}` };
+  }
+
+  async function callProcedure(procedure: Procedure, signedIn: boolean, p: Payload) {
+    const headers = await bearer(signedIn);
+    const label = `${signedIn ? "signed-in" : "anonymous"} ${procedure.path} ${text(p).slice(0, 120)}`;
+    return check(label, () =>
+      procedure.type === "query"
+        ? fetch(`${t.baseUrl}/trpc/${procedure.path}?input=${encodeURIComponent(text(p))}`, {
+            headers,
+          })
+        : fetch(`${t.baseUrl}/trpc/${procedure.path}`, {
+            method: "POST",
+            headers: { ...headers, "content-type": "application/json" },
+            body: text(p),
+          }),
+    );
+  }
+
+  it("walks every tRPC procedure of the app router", () => {
+    expect(procedures.length).toBeGreaterThanOrEqual(20);
+    expect(procedures.map((p) => p.path)).toContain("auth.login");
+  });
+
+  it.each(procedures.map((p) => [p.path, p] as const))(
+    "tRPC %s: no 5xx, nothing stored when rejected",
+    async (_path, procedure) => {
+      for (const signedIn of [false, true]) {
+        // Keep per-IP limits from turning every later case into a 429.
+        t.clock.advance(61 * 60_000);
+        await fc.assert(
+          fc.asyncProperty(payload, async (p) => {
+            await callProcedure(procedure, signedIn, p);
+          }),
+          {
+            numRuns: procedure.takesInput ? TRPC_RUNS : NO_INPUT_RUNS,
+            seed: SEED,
+            endOnFailure: true,
+          },
+        );
+        for (const p of huge) await callProcedure(procedure, signedIn, p);
+      }
+      expect(failures).toEqual([]);
+    },
+  );
+
+  it("walks every REST route Fastify registered, with fuzzed paths, queries and bodies", async () => {
+    // HEAD mirrors GET; fetch() cannot send TRACE; tRPC's GET and POST were fuzzed above.
+    const targets = routes.filter(
+      (r) =>
+        !["HEAD", "TRACE"].includes(r.method) &&
+        !(r.url.startsWith("/trpc/") && ["GET", "POST"].includes(r.method)),
+    );
+    const isFile = (url: string) =>
+      /\.[a-z0-9]+$/i.test(url) && !url.startsWith("/api/") && !url.includes(":");
+    expect(targets.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining([
+        "PUT /api/rules",
+        "GET /api/dashboard",
+        "POST /webhooks/stripe/:endpointId",
+      ]),
+    );
+    const segment = fc.oneof(unicode, fc.constantFrom("..", "%00", "a".repeat(6000), "🛡️"));
+    for (const route of targets) {
+      for (const signedIn of [false, true]) {
+        t.clock.advance(61 * 60_000);
+        await fc.assert(
+          fc.asyncProperty(payload, segment, unicode, async (p, param, query) => {
+            const path = route.url
+              .replace(/:[A-Za-z]+/g, encodeURIComponent(param))
+              .replace("*", encodeURIComponent(param));
+            const headers = await bearer(signedIn);
+            const hasBody = route.method !== "GET" && route.method !== "DELETE";
+            await check(`${signedIn ? "signed-in" : "anonymous"} ${route.method} ${path}`, () =>
+              fetch(`${t.baseUrl}${path}?limit=${encodeURIComponent(query)}`, {
+                method: route.method,
+                headers: hasBody ? { ...headers, "content-type": "application/json" } : headers,
+                body: hasBody ? text(p) : undefined,
+              }),
+            );
+          }),
+          {
+            numRuns:
+              isFile(route.url) || route.url.startsWith("/api/docs/static")
+                ? STATIC_RUNS
+                : REST_RUNS,
+            seed: SEED,
+            endOnFailure: true,
+          },
+        );
+      }
+    }
+    expect(failures).toEqual([]);
+    expect((await fetch(`${t.baseUrl}/healthz`)).status).toBe(200);
+  });
+});

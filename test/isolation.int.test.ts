@@ -1,0 +1,174 @@
+/**
+ * Isolation sweep: walks the app router's procedure list and calls each one as merchant B,
+ * signed in, after seeding merchant A with data of every kind. B's answers never carry A's
+ * data, and A's stored data is byte-for-byte the same after every call.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appRouter } from "../server/transport/trpc/app.router.ts";
+import { DEFAULT_RULES } from "../shared/schemas/rules.ts";
+import { DEFAULT_TEMPLATES } from "../shared/schemas/templates.ts";
+import { DB_KINDS } from "./helpers/databases.ts";
+import { MERCHANT_PASSWORD, type Merchant, signedInMerchant } from "./helpers/merchants.ts";
+import { startTestApp, type TestApp } from "./helpers/test-app.ts";
+
+const procedures = Object.entries(
+  appRouter._def.procedures as unknown as Record<string, { _def: { type: "query" | "mutation" } }>,
+).map(([path, procedure]) => ({ path, type: procedure._def.type }));
+
+const B_EMAIL = "merchant-b@b-side.example";
+
+/**
+ * B's input for each procedure: valid, so each call gets past validation to the code that
+ * must scope by B's account. A procedure added without an entry here fails the sweep.
+ */
+const INPUTS: Record<string, unknown> = {
+  "auth.me": undefined,
+  "auth.signup": { email: "another-b@b-side.example", password: MERCHANT_PASSWORD },
+  "auth.confirmEmail": { tokenHash: "not-a-token", email: B_EMAIL },
+  "auth.login": { email: B_EMAIL, password: MERCHANT_PASSWORD },
+  "auth.logout": undefined,
+  "auth.requestPasswordReset": { email: B_EMAIL },
+  "auth.checkResetLink": { tokenHash: "not-a-token", email: B_EMAIL },
+  "auth.resetPassword": { tokenHash: "not-a-token", email: B_EMAIL, password: "b new password" },
+  "auth.changePassword": { currentPassword: MERCHANT_PASSWORD, password: MERCHANT_PASSWORD },
+  "waitlist.join": { email: "b-waitlist@b-side.example" },
+  "waitlist.links": undefined,
+  "dashboard.list": { limit: 100 },
+  "dashboard.summary": undefined,
+  "rules.get": undefined,
+  "rules.put": { ...DEFAULT_RULES, risk_level_threshold: 90 },
+  "templates.get": undefined,
+  "templates.put": DEFAULT_TEMPLATES,
+  "blocklist.get": undefined,
+  "blocklist.put": { countries: ["FR"], email_providers: ["b-blocked.example"] },
+  "settings.get": undefined,
+  "settings.put": {
+    app_name: "B app",
+    contact_email: "ops@b-side.example",
+    stripe_secret: "",
+    stripe_publishable: "",
+    stripe_webhook_secret: "",
+  },
+  "stripe.loadDemo": undefined,
+  "stripe.startImport": { days: 30 },
+  "stripe.importStatus": undefined,
+};
+
+describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
+  let t: TestApp;
+  let a: Merchant;
+  let bUserId = "";
+  let markers: string[] = [];
+  const swept: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    a = await signedInMerchant(t, "merchant-a@a-secret.example");
+    const b = await signedInMerchant(t, B_EMAIL);
+    bUserId = (await t.prisma.user.findUniqueOrThrow({ where: { email: b.email } })).id;
+    const aUser = await t.prisma.user.findUniqueOrThrow({ where: { email: a.email } });
+
+    // A's data of every kind, through the same procedures a merchant uses.
+    const seed = async (path: string, input: unknown) =>
+      expect(await a.browser.mutate(path, input), path).toMatchObject({ ok: true });
+    await seed("rules.put", { ...DEFAULT_RULES, rule_high_risk: true, risk_level_threshold: 42 });
+    await seed(
+      "templates.put",
+      Object.fromEntries(Object.keys(DEFAULT_TEMPLATES).map((k) => [k, true])),
+    );
+    await seed("blocklist.put", {
+      countries: ["KP"],
+      email_providers: ["a-secret-provider.example"],
+    });
+    await seed("settings.put", {
+      app_name: "A-secret-app",
+      contact_email: "ops@a-secret.example",
+      stripe_secret: "",
+      stripe_publishable: "pk_test_Asecret123456",
+      stripe_webhook_secret: "whsec_Asecretsigningsecret",
+    });
+    await seed("stripe.loadDemo", undefined);
+    await t.prisma.transaction.create({
+      data: {
+        accountId: a.accountId,
+        chargeId: "ch_A_secret_charge",
+        hasCharge: true,
+        amount: 4200,
+        currency: "usd",
+        email: "buyer@a-secret.example",
+        created: Math.floor(t.clock.now().getTime() / 1000),
+      },
+    });
+    const job = await t.prisma.importJob.create({ data: { accountId: a.accountId, days: 7 } });
+    await t.app.services.stripeActions.runDue();
+    await t.app.services.outbox.flush();
+    markers = [
+      a.accountId,
+      aUser.id,
+      job.id,
+      "a-secret",
+      "A-secret-app",
+      "Asecret",
+      "ch_A_secret_charge",
+      '"risk_level_threshold":42',
+    ];
+  });
+  afterAll(async () => {
+    console.log(`isolation: ${swept.length} procedures swept: ${swept.join(", ")}`);
+    await t?.close();
+  });
+
+  /** Everything stored for A, in a stable order. */
+  async function aState(): Promise<string> {
+    const where = { accountId: a.accountId };
+    const state = await Promise.all([
+      t.prisma.user.findMany({ where, orderBy: { id: "asc" } }),
+      t.prisma.session.findMany({ where: { user: where }, orderBy: { id: "asc" } }),
+      t.prisma.emailToken.findMany({ where: { user: where }, orderBy: { tokenHash: "asc" } }),
+      t.prisma.ruleSettings.findMany({ where }),
+      t.prisma.templateSettings.findMany({ where }),
+      t.prisma.blocklist.findMany({ where }),
+      t.prisma.merchantSettings.findMany({ where }),
+      t.prisma.transaction.findMany({ where, orderBy: { chargeId: "asc" } }),
+      t.prisma.stripeEvent.findMany({ where, orderBy: { eventId: "asc" } }),
+      t.prisma.stripeAction.findMany({ where, orderBy: { id: "asc" } }),
+      t.prisma.importJob.findMany({ where, orderBy: { id: "asc" } }),
+    ]);
+    return JSON.stringify(state);
+  }
+
+  it("has an input for every procedure of the app router", () => {
+    expect(procedures.map((p) => p.path).filter((path) => !(path in INPUTS))).toEqual([]);
+  });
+
+  it.each(procedures.map((p) => [p.path, p] as const))(
+    "B calling %s neither reads nor changes A's data",
+    async (path, procedure) => {
+      await t.app.services.stripeActions.runDue();
+      await t.app.services.outbox.flush();
+      t.clock.advance(61 * 60_000); // a fresh rate-limit window for every call
+      const before = await aState();
+      const { token } = await t.app.services.sessions.create(bUserId);
+      const headers = { authorization: `Bearer ${token}` };
+      const input = INPUTS[path];
+      const response =
+        procedure.type === "query"
+          ? await fetch(
+              `${t.baseUrl}/trpc/${path}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`,
+              { headers },
+            )
+          : await fetch(`${t.baseUrl}/trpc/${path}`, {
+              method: "POST",
+              headers: { ...headers, "content-type": "application/json" },
+              body: input === undefined ? undefined : JSON.stringify(input),
+            });
+      const body = await response.text();
+      expect(response.status, `${path}: ${body.slice(0, 300)}`).toBeLessThan(500);
+      for (const marker of markers) expect(body, `${path} leaked ${marker}`).not.toContain(marker);
+      await t.app.services.stripeActions.runDue();
+      await t.app.services.outbox.flush();
+      expect(await aState(), `${path} changed A's data`).toBe(before);
+      swept.push(path);
+    },
+  );
+});

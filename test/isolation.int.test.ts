@@ -52,6 +52,16 @@ const INPUTS: Record<string, unknown> = {
   "stripe.loadDemo": undefined,
   "stripe.startImport": { days: 30 },
   "stripe.importStatus": undefined,
+  "apiKeys.list": undefined,
+  "apiKeys.create": { name: "B's key" },
+  // Filled in with A's key id once it exists: B must not be able to revoke it.
+  "apiKeys.revoke": { id: "set in beforeAll" },
+  "ruleSettings.get": undefined,
+  "ruleSettings.put": { rule_signup_velocity: { per_ip_per_hour: 99 } },
+  "ruleSettings.effective": undefined,
+  "screening.screen": { type: "signup", email: "victim@a-secret.example", ip: "192.0.2.200" },
+  "screenings.list": { search: "victim@a-secret.example" },
+  "screenings.counts": undefined,
 };
 
 describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
@@ -100,6 +110,18 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
       },
     });
     const job = await t.prisma.importJob.create({ data: { accountId: a.accountId, days: 7 } });
+    await seed("ruleSettings.put", { rule_signup_velocity: { per_ip_per_hour: 2 } });
+    const key = await a.browser.mutate<{ id: string; key: string }>("apiKeys.create", {
+      name: "A-secret key",
+    });
+    if (!key.ok) throw new Error("A's API key was not created");
+    INPUTS["apiKeys.revoke"] = { id: key.data.id };
+    const screened = await fetch(`${t.baseUrl}/api/v1/screen`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key.data.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ type: "signup", email: "victim@a-secret.example", ip: "192.0.2.200" }),
+    });
+    expect(screened.status).toBe(200);
     await t.app.services.stripeActions.runDue();
     await t.app.services.outbox.flush();
     markers = [
@@ -111,6 +133,8 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
       "Asecret",
       "ch_A_secret_charge",
       '"risk_level_threshold":42',
+      key.data.id,
+      key.data.key.slice(0, 12),
     ];
   });
   afterAll(async () => {
@@ -133,8 +157,14 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
       t.prisma.stripeEvent.findMany({ where, orderBy: { eventId: "asc" } }),
       t.prisma.stripeAction.findMany({ where, orderBy: { id: "asc" } }),
       t.prisma.importJob.findMany({ where, orderBy: { id: "asc" } }),
+      t.prisma.ruleParameterSettings.findMany({ where }),
+      t.prisma.apiKey.findMany({ where, orderBy: { id: "asc" } }),
+      t.prisma.screening.findMany({ where, orderBy: { id: "asc" } }),
+      t.prisma.screeningIdentity.findMany({ where, orderBy: { id: "asc" } }),
     ]);
-    return JSON.stringify(state);
+    return JSON.stringify(state, (_key, value) =>
+      typeof value === "bigint" ? String(value) : value,
+    );
   }
 
   it("has an input for every procedure of the app router", () => {

@@ -12,7 +12,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type ChangeFeed, createLocalChangeFeed, createPostgresChangeFeed } from "./change-feed.ts";
 import { PrismaClient } from "./generated/client.ts";
-import { applyMigrations } from "./migrate.ts";
+import { applyMigrations, migrationNames } from "./migrate.ts";
 
 export type Database = {
   kind: "embedded" | "postgres";
@@ -62,8 +62,10 @@ async function finishOpen(
   openChangeFeed: Database["openChangeFeed"],
   closeDriver: () => Promise<void>,
 ): Promise<Database> {
-  const applied = await applyMigrations(adapter);
   const prisma = new PrismaClient({ adapter });
+  // The schema engine (WebAssembly, a few hundred MB) is loaded only when a migration is
+  // pending: most starts find the database up to date. main.ts lets it go after start.
+  const applied = (await hasPendingMigrations(prisma)) ? await applyMigrations(adapter) : [];
   return {
     kind,
     prisma,
@@ -74,6 +76,19 @@ async function finishOpen(
       await closeDriver();
     },
   };
+}
+
+/** Whether a migration of the folder is not recorded as applied (or the table is missing). */
+async function hasPendingMigrations(prisma: PrismaClient): Promise<boolean> {
+  try {
+    const rows = await prisma.$queryRaw<{ migration_name: string }[]>`
+      SELECT migration_name FROM "_prisma_migrations"
+      WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+    const applied = new Set(rows.map((row) => row.migration_name));
+    return (await migrationNames()).some((name) => !applied.has(name));
+  } catch {
+    return true;
+  }
 }
 
 /** Fails with "host:port: reason" so a wrong DATABASE_URL reads as one clear line. */

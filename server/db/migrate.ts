@@ -110,6 +110,26 @@ export async function readMigrationsList() {
   };
 }
 
+/** The migration folder's names; cheap, for checking whether any is pending. */
+export async function migrationNames(): Promise<string[]> {
+  return (await readdir(MIGRATIONS_DIR, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/**
+ * Lets the schema engine's memory go once migrations are applied: the bindings keep the
+ * instance in their module, so without this the ~400 MB engine stays for the process's life.
+ */
+export function releaseEngine(): void {
+  if (!shared.wasmReady) return;
+  shared.queue = shared.queue.then(() => {
+    shared.wasmReady = undefined;
+    bg.__wbg_set_wasm(undefined as unknown as WebAssembly.Exports);
+  });
+}
+
 /** Applies pending migrations; returns the names applied (empty when up to date). */
 export function applyMigrations(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,

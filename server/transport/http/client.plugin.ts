@@ -1,6 +1,8 @@
 /**
- * Serves the built React client. Unknown paths under /api, /trpc and /webhooks get a 404 JSON
- * body; any other GET gets index.html so the client's router can take it.
+ * Serves the built React client. / is the prerendered landing page (landing.html, its own lean
+ * bundle), or a redirect to the console for a signed-in visitor. Unknown paths under /api,
+ * /trpc and /webhooks get a 404 JSON body; any other GET gets index.html so the client's router
+ * can take it.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -8,9 +10,11 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 
 const API_PREFIXES = ["/api", "/trpc", "/webhooks", "/healthz"];
+const SIGNED_IN_HOME = "/homepage/dashboard";
 
 export async function clientPlugin(app: FastifyInstance, { clientDir }: { clientDir: string }) {
   const built = existsSync(join(clientDir, "index.html"));
+  const landing = existsSync(join(clientDir, "landing.html"));
   if (built) {
     await app.register(fastifyStatic, {
       root: clientDir,
@@ -37,6 +41,14 @@ export async function clientPlugin(app: FastifyInstance, { clientDir }: { client
         .code(503)
         .type("text/plain")
         .send("The client is not built yet: run `npm run build` (npm start does it for you).");
+    }
+    if (path === "/" && landing) {
+      // The answer depends on the session cookie: never share it between visitors.
+      reply.header("vary", "cookie");
+      if (request.session) {
+        return reply.header("cache-control", "private, no-store").redirect(SIGNED_IN_HOME);
+      }
+      return reply.header("cache-control", "no-cache").sendFile("landing.html");
     }
     return reply.header("cache-control", "no-cache").sendFile("index.html");
   });

@@ -1,37 +1,46 @@
 /**
  * The waitlist form and its states (spec §4): idle, submitting, success (form hidden),
- * already listed, error. The email rule runs here first and again on the server.
+ * already listed, error. The email rule runs here first and again on the server. Plain React
+ * state and fetch: this form ships in the landing bundle, which has no react-query.
+ *
+ * The form is prerendered (landing-prerender.tsx): its button stays disabled until the page
+ * has hydrated, so a click cannot submit the bare HTML form, and the input is uncontrolled so
+ * whatever was typed before hydration is kept and sent.
  */
-import { useMutation } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { MESSAGES } from "../../../../shared/messages.ts";
 import { checkWaitlistEmail } from "../../../../shared/schemas/waitlist-email.ts";
-import { fieldErrors, useTRPC } from "../../lib/trpc.ts";
+import { type JoinStatus, joinWaitlist, WaitlistError } from "./landing-api.ts";
 
-/** What to tell the visitor when the call failed: the rate limit and the rule speak for themselves. */
-function failureMessage(error: unknown): string {
-  if (error instanceof TRPCClientError) {
-    const code = (error.data as { code?: string } | undefined)?.code;
-    if (code === "TOO_MANY_REQUESTS") return error.message;
-    if (code === "BAD_REQUEST") return fieldErrors(error).email ?? MESSAGES.waitlistInvalidEmail;
-  }
-  return MESSAGES.waitlistFailed;
+type Join =
+  | { state: "idle" }
+  | { state: "submitting" }
+  | { state: "done"; status: JoinStatus }
+  | { state: "failed"; message: string };
+
+const noSubscription = () => () => {};
+
+/** False in the prerendered HTML and while hydrating it, true once the page is live. */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 }
 
 export function WaitlistForm() {
-  const trpc = useTRPC();
-  const [email, setEmail] = useState("");
+  const hydrated = useHydrated();
   const [invalid, setInvalid] = useState<string | null>(null);
-  const join = useMutation(trpc.waitlist.join.mutationOptions());
+  const [join, setJoin] = useState<Join>({ state: "idle" });
   const statusRef = useRef<HTMLParagraphElement>(null);
 
-  const submitting = join.isPending;
-  const joined = join.data?.status === "joined";
-  const error = invalid ?? (join.isError ? failureMessage(join.error) : null);
+  const submitting = join.state === "submitting";
+  const joined = join.state === "done" && join.status === "joined";
+  const error = invalid ?? (join.state === "failed" ? join.message : null);
   const status = joined
     ? MESSAGES.waitlistJoined
-    : join.data?.status === "already_listed"
+    : join.state === "done" && join.status === "already_listed"
       ? MESSAGES.waitlistAlreadyListed
       : null;
 
@@ -40,16 +49,24 @@ export function WaitlistForm() {
     if (joined) statusRef.current?.focus();
   }, [joined]);
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const checked = checkWaitlistEmail(email);
-    join.reset();
+    if (submitting) return;
+    const email = new FormData(event.currentTarget).get("email");
+    const checked = checkWaitlistEmail(typeof email === "string" ? email : "");
     if (!checked.ok) {
+      setJoin({ state: "idle" });
       setInvalid(checked.message);
       return;
     }
     setInvalid(null);
-    join.mutate({ email: checked.email });
+    setJoin({ state: "submitting" });
+    try {
+      setJoin({ state: "done", status: await joinWaitlist(checked.email) });
+    } catch (failure) {
+      const message = failure instanceof WaitlistError ? failure.message : MESSAGES.waitlistFailed;
+      setJoin({ state: "failed", message });
+    }
   }
 
   return (
@@ -74,17 +91,15 @@ export function WaitlistForm() {
               autoComplete="email"
               placeholder={MESSAGES.waitlistPlaceholder}
               required
-              value={email}
               disabled={submitting}
               aria-invalid={error ? true : undefined}
               aria-describedby="waitlist-error waitlist-note"
-              onChange={(event) => {
-                setEmail(event.target.value);
+              onChange={() => {
                 setInvalid(null);
-                if (!join.isPending) join.reset();
+                if (!submitting) setJoin({ state: "idle" });
               }}
             />
-            <button type="submit" disabled={submitting}>
+            <button type="submit" disabled={submitting || !hydrated}>
               {submitting ? MESSAGES.waitlistSubmitting : "Join the waitlist"}
             </button>
           </div>

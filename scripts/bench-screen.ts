@@ -61,7 +61,9 @@ const cleanups: (() => Promise<void>)[] = [];
 
 function start(name: string, script: string, env: Record<string, string>, logFile: string) {
   const log = openSync(logFile, "a");
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  // BENCH_NODE_ARGS adds node flags to the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
+  const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...extra, "--import", "tsx", script], {
     cwd: ROOT,
     env: { ...baseEnv(), ...env },
     stdio: ["ignore", log, log],

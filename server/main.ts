@@ -2,13 +2,10 @@
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { DatabaseUnavailableError } from "./db/database.ts";
-import { releaseEngine } from "./db/migrate.ts";
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
-  // Migrations are done: the schema engine's memory is not needed again in this process.
-  releaseEngine();
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

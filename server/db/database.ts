@@ -64,7 +64,8 @@ async function finishOpen(
 ): Promise<Database> {
   const prisma = new PrismaClient({ adapter });
   // The schema engine (WebAssembly, a few hundred MB) is loaded only when a migration is
-  // pending: most starts find the database up to date. main.ts lets it go after start.
+  // pending: most starts find the database up to date. (Once loaded it stays: the bindings
+  // keep callbacks into it that outlive the migration, so dropping it crashes the process.)
   const applied = (await hasPendingMigrations(prisma)) ? await applyMigrations(adapter) : [];
   return {
     kind,

@@ -118,18 +118,6 @@ export async function migrationNames(): Promise<string[]> {
     .sort();
 }
 
-/**
- * Lets the schema engine's memory go once migrations are applied: the bindings keep the
- * instance in their module, so without this the ~400 MB engine stays for the process's life.
- */
-export function releaseEngine(): void {
-  if (!shared.wasmReady) return;
-  shared.queue = shared.queue.then(() => {
-    shared.wasmReady = undefined;
-    bg.__wbg_set_wasm(undefined as unknown as WebAssembly.Exports);
-  });
-}
-
 /** Applies pending migrations; returns the names applied (empty when up to date). */
 export function applyMigrations(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,

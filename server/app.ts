@@ -94,6 +94,7 @@ export async function buildApp(
   const changes = database.openChangeFeed(app.log);
   const services = createServices({
     prisma: database.prisma,
+    sql: database.sql,
     changes,
     mailer,
     publicUrl: config.publicUrl,

@@ -10,6 +10,7 @@ import {
 } from "../shared/schemas/templates.ts";
 import type { ChangeFeed } from "./db/change-feed.ts";
 import type { PrismaClient } from "./db/generated/client.ts";
+import type { SqlRunner } from "./db/sql-runner.ts";
 import type { Encryptor } from "./lib/encryption.ts";
 import type { Mailer } from "./lib/mailer.ts";
 import type { StripeClientFactory } from "./lib/stripe-client.ts";
@@ -55,6 +56,8 @@ import { createWaitlistService } from "./modules/waitlist/waitlist.service.ts";
 
 export type ServiceDeps = {
   prisma: PrismaClient;
+  /** Plain SQL on the same database, for the screening hot path. */
+  sql: SqlRunner;
   /** Announces settings changes to every instance (policy cache invalidation). */
   changes: ChangeFeed;
   mailer: Mailer;
@@ -76,7 +79,7 @@ export type ServiceDeps = {
 
 export function createServices(deps: ServiceDeps) {
   const { prisma, changes, mailer, publicUrl, socialUrl, encryptor, stripeFor, log, now } = deps;
-  const screeningRepo = createScreeningRepository(prisma);
+  const screeningRepo = createScreeningRepository(prisma, deps.sql);
 
   const authRepo = createAuthRepository(prisma);
   const sessions = createSessionService(authRepo, now);

@@ -13,12 +13,15 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type ChangeFeed, createLocalChangeFeed, createPostgresChangeFeed } from "./change-feed.ts";
 import { PrismaClient } from "./generated/client.ts";
 import { applyMigrations, migrationNames } from "./migrate.ts";
+import { pgliteRunner, postgresRunner, type SqlRunner } from "./sql-runner.ts";
 
 export type Database = {
   kind: "embedded" | "postgres";
   prisma: PrismaClient;
   /** Names of the migrations this open applied. */
   applied: string[];
+  /** Plain SQL on the same database, for hot paths (see sql-runner.ts). */
+  sql: SqlRunner;
   /** A feed of settings changes: in-process when embedded, LISTEN/NOTIFY on PostgreSQL. */
   openChangeFeed(log: { warn(obj: object, msg: string): void }): ChangeFeed;
   close(): Promise<void>;
@@ -40,7 +43,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const adapter = new PrismaPGlite(pglite);
   const owned = pglite;
-  return finishOpen("embedded", adapter, createLocalChangeFeed, async () => {
+  return finishOpen("embedded", adapter, pgliteRunner(owned), createLocalChangeFeed, async () => {
     if (!owned.closed) await owned.close();
   });
 }
@@ -51,6 +54,7 @@ async function openPostgres(url: string): Promise<Database> {
   return finishOpen(
     "postgres",
     adapter,
+    postgresRunner(url),
     (log) => createPostgresChangeFeed(url, log),
     async () => {},
   );
@@ -59,6 +63,7 @@ async function openPostgres(url: string): Promise<Database> {
 async function finishOpen(
   kind: Database["kind"],
   adapter: SqlMigrationAwareDriverAdapterFactory,
+  sql: SqlRunner,
   openChangeFeed: Database["openChangeFeed"],
   closeDriver: () => Promise<void>,
 ): Promise<Database> {
@@ -71,9 +76,11 @@ async function finishOpen(
     kind,
     prisma,
     applied,
+    sql,
     openChangeFeed,
     async close() {
       await prisma.$disconnect();
+      await sql.close();
       await closeDriver();
     },
   };

@@ -1,10 +1,13 @@
 /**
- * The only code that touches Prisma for screenings. Before a screening is judged, every
- * number its rules need comes back from one query (countIdentities); after, the screening
- * and its identities are stored by one statement (store).
+ * The only code that touches the database for screenings. Before a screening is judged,
+ * every number its rules need comes back from one query (countIdentities); after, the
+ * screening and its identities are stored by one statement (store). Those two run on plain
+ * SQL (the hot path: Prisma's query engine cost more CPU than the queries); the console's
+ * reads go through Prisma.
  */
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
+import type { SqlQuery, SqlRunner } from "../../db/sql-runner.ts";
 import type { StripeHistory } from "../../engine/types.ts";
 import type { Identities } from "./identities.ts";
 import type { Probe } from "./probes.ts";
@@ -82,29 +85,26 @@ export function probeQuery(
   return { sql: `SELECT ${columns.join(", ")}${from}`, params };
 }
 
-type Db = PrismaClient | Prisma.TransactionClient;
-
-export function createScreeningRepository(prisma: PrismaClient) {
+export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) {
   return {
     /**
      * Runs `work` in one transaction holding an advisory lock per key (the event's hashed
      * identities), so two events about the same identity are counted and stored one after
      * the other: two trial starts from one device at once cannot both pass.
      */
-    withLocks<T>(keys: readonly string[], work: (db: Db) => Promise<T>): Promise<T> {
-      return prisma.$transaction(
-        async (tx) => {
-          if (keys.length > 0) {
-            // pg_advisory_xact_lock returns void, which a raw query cannot read back: execute.
-            await tx.$executeRawUnsafe(
-              "SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS locks",
-              [...keys],
-            );
-          }
-          return work(tx);
-        },
-        { timeout: 10_000, maxWait: 10_000 },
-      );
+    withLocks<T>(keys: readonly string[], work: (query: SqlQuery) => Promise<T>): Promise<T> {
+      return sql.transaction(async (query) => {
+        // A screening is not money: its commit need not wait for the disk (a crash loses at
+        // most the last few screenings' counts, never a Stripe effect).
+        await query("SET LOCAL synchronous_commit TO OFF");
+        if (keys.length > 0) {
+          await query(
+            "SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS locks",
+            [[...keys]],
+          );
+        }
+        return work(query);
+      });
     },
 
     /** Answers to the probes, in order, and the Stripe history when asked. */
@@ -112,11 +112,11 @@ export function createScreeningRepository(prisma: PrismaClient) {
       accountId: string,
       probes: readonly Probe[],
       history: HistoryQuery | null,
-      db: Db = prisma,
+      query: SqlQuery = sql.query,
     ): Promise<{ answers: number[]; history: StripeHistory | null }> {
-      const query = probeQuery(accountId, probes, history);
-      if (!query) return { answers: [], history: null };
-      const [row] = await db.$queryRawUnsafe<Record<string, number>[]>(query.sql, ...query.params);
+      const built = probeQuery(accountId, probes, history);
+      if (!built) return { answers: [], history: null };
+      const [row] = await query<Record<string, number>>(built.sql, built.params);
       return {
         answers: probes.map((_, i) => Number(row?.[`p${i}`] ?? 0)),
         history: history
@@ -126,7 +126,7 @@ export function createScreeningRepository(prisma: PrismaClient) {
     },
 
     /** Stores the screening and one counting row per identity, in one statement. */
-    async store(screening: StoredScreening, db: Db = prisma): Promise<string> {
+    async store(screening: StoredScreening, query: SqlQuery = sql.query): Promise<string> {
       const id = randomUUID();
       const s = screening;
       const ids = Object.entries(s.identities.values);
@@ -158,14 +158,14 @@ export function createScreeningRepository(prisma: PrismaClient) {
       });
       const insertScreening = `INSERT INTO "Screening" ("id", "accountId", "createdAt", "type", "userId", "email", "ip", "country", "decision", "score", "rules", "reasons", "monitored", "input")
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text[], $12::jsonb, $13::jsonb, $14::jsonb)`;
-      const sql =
+      const text =
         rows.length === 0
           ? insertScreening
           : `WITH s AS (${insertScreening})
              INSERT INTO "ScreeningIdentity" ("accountId", "screeningId", "kind", "value", "type", "at", "subject", "userId", "card", "promo", "blocked")
              VALUES ${rows.join(", ")}`;
       // Without identity rows the statement uses only the screening's own parameters.
-      await db.$executeRawUnsafe(sql, ...(rows.length === 0 ? params.slice(0, 14) : params));
+      await query(text, rows.length === 0 ? params.slice(0, 14) : params);
       return id;
     },
 

@@ -2,29 +2,23 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../shared/messages.ts";
-import { launchBrowser, screenshot, signInAs } from "../helpers/browser.ts";
-import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { screenshot } from "../helpers/browser.ts";
+import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
+import type { Merchant } from "../helpers/merchants.ts";
+import type { TestApp } from "../helpers/test-app.ts";
 
 const SECRET = "sk_test_51BrowserSecretKey4242";
 
 describe("console configuration in Chromium", () => {
   let t: TestApp;
   let merchant: Merchant;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ConsoleBrowser["browser"];
   let page: Page;
 
   beforeAll(async () => {
-    t = await startTestApp("embedded");
-    merchant = await signedInMerchant(t, "console@example.com");
-    browser = await launchBrowser();
-    await signInAs(browser.context, t.baseUrl, merchant.token);
-    page = await browser.newPage();
+    ({ t, merchant, browser, page } = await openConsole("console@example.com"));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => closeConsole({ t, browser }));
 
   /** Waits for the next successful save of `entity` while `act` runs. */
   async function saved(entity: string, act: () => Promise<unknown>) {

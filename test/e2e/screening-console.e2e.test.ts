@@ -4,31 +4,25 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot, signInAs } from "../helpers/browser.ts";
+import { screenshot } from "../helpers/browser.ts";
+import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
 import { TestClient } from "../helpers/http-client.ts";
-import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
+import type { Merchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import type { TestApp } from "../helpers/test-app.ts";
 
 const PAGES = ["dashboard", "rules", "templates", "block-lists", "screenings", "settings"];
 
 describe("screening console in Chromium", () => {
   let t: TestApp;
   let merchant: Merchant;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ConsoleBrowser["browser"];
   let page: Page;
 
   beforeAll(async () => {
-    t = await startTestApp("embedded");
-    merchant = await signedInMerchant(t, "screening-console@example.com");
-    browser = await launchBrowser();
-    await signInAs(browser.context, t.baseUrl, merchant.token);
-    page = await browser.newPage();
+    ({ t, merchant, browser, page } = await openConsole("screening-console@example.com"));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => closeConsole({ t, browser }));
 
   const open = async (path: string, heading: string) => {
     await page.goto(`${t.baseUrl}/homepage/${path}`);

@@ -2,28 +2,22 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCharge } from "../fixtures/stripe.ts";
-import { launchBrowser, screenshot, signInAs } from "../helpers/browser.ts";
-import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
+import { screenshot } from "../helpers/browser.ts";
+import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
+import type { Merchant } from "../helpers/merchants.ts";
 import { TEST_SECRET_KEY } from "../helpers/stripe-webhooks.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import type { TestApp } from "../helpers/test-app.ts";
 
 describe("Stripe in Settings, in Chromium", () => {
   let t: TestApp;
   let merchant: Merchant;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ConsoleBrowser["browser"];
   let page: Page;
 
   beforeAll(async () => {
-    t = await startTestApp("embedded");
-    merchant = await signedInMerchant(t, "settings-stripe@example.com");
-    browser = await launchBrowser();
-    await signInAs(browser.context, t.baseUrl, merchant.token);
-    page = await browser.newPage();
+    ({ t, merchant, browser, page } = await openConsole("settings-stripe@example.com"));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => closeConsole({ t, browser }));
 
   it("shows the account's webhook URL read-only and names a key Stripe rejects", async () => {
     t.stripe.acceptKeys(TEST_SECRET_KEY);

@@ -1,0 +1,25 @@
+/** A signed-in merchant's console in Chromium, on a fresh app: what every console journey starts from. */
+import type { Page } from "playwright-core";
+import { launchBrowser, signInAs } from "./browser.ts";
+import { type Merchant, signedInMerchant } from "./merchants.ts";
+import { startTestApp, type TestApp } from "./test-app.ts";
+
+export type ConsoleBrowser = {
+  t: TestApp;
+  merchant: Merchant;
+  browser: Awaited<ReturnType<typeof launchBrowser>>;
+  page: Page;
+};
+
+export async function openConsole(email: string): Promise<ConsoleBrowser> {
+  const t = await startTestApp("embedded");
+  const merchant = await signedInMerchant(t, email);
+  const browser = await launchBrowser();
+  await signInAs(browser.context, t.baseUrl, merchant.token);
+  return { t, merchant, browser, page: await browser.newPage() };
+}
+
+export async function closeConsole(opened: Partial<ConsoleBrowser>): Promise<void> {
+  await opened.browser?.close();
+  await opened.t?.close();
+}

@@ -137,6 +137,7 @@ export function createServices(deps: ServiceDeps) {
     webhookUrlFor,
     connect: stripeConnect,
     publicUrl,
+    onSecretKeySaved: (accountId) => stripeActions.resume(accountId),
   });
   const stripeActions = createStripeActionsService({
     repo: createStripeActionsRepository(prisma),

@@ -16,7 +16,11 @@ export type RecordedCall = {
 };
 
 /** What a fault function does to one call: answer an error, or do it and drop the answer. */
-export type Fault = { status: number; message?: string } | { drop: true } | null;
+export type Fault =
+  | { status: number; message?: string }
+  | { drop: true }
+  | { delayMs: number }
+  | null;
 
 export async function startStripeStandIn() {
   const calls: RecordedCall[] = [];
@@ -62,7 +66,8 @@ export async function startStripeStandIn() {
       });
     }
     const chosen = fault(call);
-    if (chosen && "drop" in chosen) dropped.add(request.raw);
+    if (chosen && "delayMs" in chosen) await new Promise((r) => setTimeout(r, chosen.delayMs));
+    else if (chosen && "drop" in chosen) dropped.add(request.raw);
     else if (chosen)
       return reply.code(chosen.status).send({
         error: { type: "api_error", message: chosen.message ?? "Stripe fault" },

@@ -47,12 +47,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 async function openPostgres(url: string): Promise<Database> {
   await checkReachable(url);
-  const adapter = new PrismaPg({ connectionString: url });
+  const pool = new pg.Pool({ connectionString: url });
+  // A connection PostgreSQL ends (failover, restart, pg_terminate_backend) can emit "error"
+  // while checked out with no listener, which would end the process (seen in the fault
+  // suite). With one on every connection, its query fails and the pool drops it instead.
+  pool.on("connect", (client) => client.on("error", () => {}));
+  pool.on("error", () => {});
+  const adapter = new PrismaPg(pool);
   return finishOpen(
     "postgres",
     adapter,
     (log) => createPostgresChangeFeed(url, log),
-    async () => {},
+    async () => {
+      await pool.end();
+    },
   );
 }
 

@@ -40,7 +40,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const adapter = new PrismaPGlite(pglite);
   const owned = pglite;
-  return finishOpen("embedded", adapter, createLocalChangeFeed, async () => {
+  const applied = await applyMigrations(adapter);
+  return finishOpen("embedded", adapter, applied, createLocalChangeFeed, async () => {
     if (!owned.closed) await owned.close();
   });
 }
@@ -53,10 +54,22 @@ async function openPostgres(url: string): Promise<Database> {
   // suite). With one on every connection, its query fails and the pool drops it instead.
   pool.on("connect", (client) => client.on("error", () => {}));
   pool.on("error", () => {});
+  // Migrations run on one connection of their own, closed afterwards: the engine's advisory
+  // lock is then taken and released in one session and never outlives the migration (a
+  // pooled one kept it, and a second instance starting timed out waiting for it).
+  const migrationPool = new pg.Pool({ connectionString: url, max: 1 });
+  migrationPool.on("error", () => {});
+  let applied: string[];
+  try {
+    applied = await applyMigrations(new PrismaPg(migrationPool));
+  } finally {
+    await migrationPool.end();
+  }
   const adapter = new PrismaPg(pool);
   return finishOpen(
     "postgres",
     adapter,
+    applied,
     (log) => createPostgresChangeFeed(url, log),
     async () => {
       await pool.end();
@@ -67,10 +80,10 @@ async function openPostgres(url: string): Promise<Database> {
 async function finishOpen(
   kind: Database["kind"],
   adapter: SqlMigrationAwareDriverAdapterFactory,
+  applied: string[],
   openChangeFeed: Database["openChangeFeed"],
   closeDriver: () => Promise<void>,
 ): Promise<Database> {
-  const applied = await applyMigrations(adapter);
   const prisma = new PrismaClient({ adapter });
   return {
     kind,

@@ -90,7 +90,6 @@ export async function startWarden(env: {
     stderr += String(chunk);
   });
   let expectedExit = false;
-  let healthy = false;
   child.once("exit", (code, signal) => {
     if (!expectedExit)
       console.error(`[faults] Warden on ${port} exited (${code ?? signal}): ${stderr}`);
@@ -103,10 +102,7 @@ export async function startWarden(env: {
       (r) => r.ok,
       () => false,
     );
-    if (ok) {
-      healthy = true;
-      break;
-    }
+    if (ok) break;
     if (Date.now() > deadline) throw new Error("Warden did not start in 30 s");
     await new Promise((r) => setTimeout(r, 200));
   }

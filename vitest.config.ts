@@ -25,6 +25,16 @@ export default defineConfig({
         },
       },
       {
+        // Real Warden processes on PostgreSQL (TEST_DATABASE_URL), killed and stormed.
+        test: {
+          name: "faults",
+          include: ["test/faults/**/*.fault.test.ts"],
+          testTimeout: 240_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+      {
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.e2e.test.ts"],

@@ -140,6 +140,7 @@ export function createServices(deps: ServiceDeps) {
     webhookUrlFor,
     connect: stripeConnect,
     publicUrl,
+    onSecretKeySaved: (accountId) => stripeActions.resume(accountId),
   });
   const stripeActions = createStripeActionsService({
     repo: createStripeActionsRepository(prisma),

@@ -43,35 +43,64 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const adapter = new PrismaPGlite(pglite);
   const owned = pglite;
-  return finishOpen("embedded", adapter, pgliteRunner(owned), createLocalChangeFeed, async () => {
-    if (!owned.closed) await owned.close();
+  return finishOpen({
+    kind: "embedded",
+    adapter,
+    sql: pgliteRunner(owned),
+    migrate: () => applyMigrations(adapter),
+    openChangeFeed: createLocalChangeFeed,
+    async closeDriver() {
+      if (!owned.closed) await owned.close();
+    },
   });
 }
 
 async function openPostgres(url: string): Promise<Database> {
   await checkReachable(url);
-  const adapter = new PrismaPg({ connectionString: url });
-  return finishOpen(
-    "postgres",
-    adapter,
-    postgresRunner(url),
-    (log) => createPostgresChangeFeed(url, log),
-    async () => {},
-  );
+  const pool = new pg.Pool({ connectionString: url });
+  // A connection PostgreSQL ends (failover, restart, pg_terminate_backend) can emit "error"
+  // while checked out with no listener, which would end the process (seen in the fault
+  // suite). With one on every connection, its query fails and the pool drops it instead.
+  pool.on("connect", (client) => client.on("error", () => {}));
+  pool.on("error", () => {});
+  return finishOpen({
+    kind: "postgres",
+    adapter: new PrismaPg(pool),
+    // The screening hot path shares the pool (and its error handling).
+    sql: postgresRunner(pool),
+    async migrate() {
+      // Migrations run on one connection of their own, closed afterwards: the engine's
+      // advisory lock is then taken and released in one session and never outlives the
+      // migration (a pooled one kept it, and a second instance starting timed out waiting).
+      const migrationPool = new pg.Pool({ connectionString: url, max: 1 });
+      migrationPool.on("error", () => {});
+      try {
+        return await applyMigrations(new PrismaPg(migrationPool));
+      } finally {
+        await migrationPool.end();
+      }
+    },
+    openChangeFeed: (log) => createPostgresChangeFeed(url, log),
+    async closeDriver() {
+      await pool.end();
+    },
+  });
 }
 
-async function finishOpen(
-  kind: Database["kind"],
-  adapter: SqlMigrationAwareDriverAdapterFactory,
-  sql: SqlRunner,
-  openChangeFeed: Database["openChangeFeed"],
-  closeDriver: () => Promise<void>,
-): Promise<Database> {
+async function finishOpen(options: {
+  kind: Database["kind"];
+  adapter: SqlMigrationAwareDriverAdapterFactory;
+  sql: SqlRunner;
+  migrate: () => Promise<string[]>;
+  openChangeFeed: Database["openChangeFeed"];
+  closeDriver: () => Promise<void>;
+}): Promise<Database> {
+  const { kind, adapter, sql, openChangeFeed, closeDriver } = options;
   const prisma = new PrismaClient({ adapter });
   // The schema engine (WebAssembly, a few hundred MB) is loaded only when a migration is
   // pending: most starts find the database up to date. (Once loaded it stays: the bindings
   // keep callbacks into it that outlive the migration, so dropping it crashes the process.)
-  const applied = (await hasPendingMigrations(prisma)) ? await applyMigrations(adapter) : [];
+  const applied = (await hasPendingMigrations(prisma)) ? await options.migrate() : [];
   return {
     kind,
     prisma,
@@ -80,7 +109,6 @@ async function finishOpen(
     openChangeFeed,
     async close() {
       await prisma.$disconnect();
-      await sql.close();
       await closeDriver();
     },
   };

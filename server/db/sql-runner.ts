@@ -4,7 +4,7 @@
  * PGlite's own query API when embedded; parameters are $1, $2, ... in both.
  */
 import type { PGlite, Transaction } from "@electric-sql/pglite";
-import pg from "pg";
+import type pg from "pg";
 
 export type SqlQuery = <T = Record<string, unknown>>(
   text: string,
@@ -18,10 +18,8 @@ export type SqlRunner = {
   close(): Promise<void>;
 };
 
-export function postgresRunner(url: string, max = 10): SqlRunner {
-  const pool = new pg.Pool({ connectionString: url, max });
-  // An idle client that loses its connection must not take the process down.
-  pool.on("error", () => {});
+/** Queries on `pool`; the pool's owner ends it (close here does nothing). */
+export function postgresRunner(pool: pg.Pool): SqlRunner {
   return {
     async query<T>(text: string, params: unknown[] = []) {
       return (await pool.query(text, params)).rows as T[];
@@ -43,7 +41,7 @@ export function postgresRunner(url: string, max = 10): SqlRunner {
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: async () => {},
   };
 }
 

@@ -3,13 +3,16 @@ import Stripe from "stripe";
 
 export type StripeClientFactory = (secretKey: string) => Stripe;
 
+/** The longest one Stripe call may take (the actions worker's lease is sized from it). */
+export const CALL_TIMEOUT_MS = 20_000;
+
 export function createStripeClientFactory(apiBase?: string): StripeClientFactory {
   const target = apiBase ? new URL(apiBase) : undefined;
   return (secretKey) =>
     new Stripe(secretKey, {
       // Warden retries outbound calls itself, durably (see stripe-actions.service.ts).
       maxNetworkRetries: 0,
-      timeout: 20_000,
+      timeout: CALL_TIMEOUT_MS,
       telemetry: false,
       appInfo: { name: "Warden" },
       ...(target

@@ -43,7 +43,7 @@ export type Transaction = z.infer<typeof ZTransaction>;
 /** The Stripe call Warden made about a charge (refund or PaymentIntent cancel), if any. */
 export const ZTransactionAction = z.object({
   kind: z.enum(["refund", "cancel"]),
-  status: z.enum(["pending", "done", "failed"]),
+  status: z.enum(["pending", "done", "failed", "needs_attention"]),
   error: z.string().nullable(),
 });
 export type TransactionAction = z.infer<typeof ZTransactionAction>;

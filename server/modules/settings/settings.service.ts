@@ -3,7 +3,8 @@
  * AES-256-GCM before they reach the repository and only their hints are ever returned;
  * a blank secret in an update keeps the stored one. A new secret key must pass Stripe's
  * check before it is saved; with an https PUBLIC_URL, Warden then registers its own webhook
- * endpoint and keeps the signing secret Stripe returns.
+ * endpoint (or reuses the one it registered before) and keeps the signing secret. Actions that
+ * waited for a working key run once a new one is saved.
  */
 import {
   type SettingsUpdate,
@@ -23,6 +24,8 @@ type Deps = {
   webhookUrlFor(accountId: string): Promise<string | null>;
   connect: Pick<StripeConnectService, "checkKey" | "registerEndpoint">;
   publicUrl: string;
+  /** A new secret key passed Stripe's check and was saved. */
+  onSecretKeySaved?: (accountId: string) => Promise<void>;
 };
 
 export function createSettingsService({
@@ -31,6 +34,7 @@ export function createSettingsService({
   webhookUrlFor,
   connect,
   publicUrl,
+  onSecretKeySaved,
 }: Deps) {
   // The associated data ties each ciphertext to its account and field.
   const aad = (accountId: string, field: SecretField) => `${accountId}:${field}`;
@@ -64,9 +68,11 @@ export function createSettingsService({
         stripeSecret: seal(accountId, "stripe_secret", update.stripe_secret),
         stripeWebhookSecret: seal(accountId, "stripe_webhook_secret", update.stripe_webhook_secret),
       });
+      if (newKey) await onSecretKeySaved?.(accountId);
       if (newKey && publicUrl.startsWith("https:") && !update.stripe_webhook_secret) {
         const url = await webhookUrlFor(accountId);
-        const secret = url ? await connect.registerEndpoint(newKey, url) : null;
+        const haveSecret = row.stripeWebhookSecretCipher !== null;
+        const secret = url ? await connect.registerEndpoint(newKey, url, { haveSecret }) : null;
         if (secret) await service.setWebhookSecret(accountId, secret);
         return service.get(accountId);
       }

@@ -10,6 +10,7 @@ import {
   LIST_LIMIT_DEFAULT,
   SUMMARY_DAYS,
   type TransactionAction,
+  ZTransactionAction,
 } from "../../../shared/schemas/transaction.ts";
 import { decodeCursor, encodeCursor } from "./transaction-cursor.ts";
 import type { ListedTransaction, TransactionsRepository } from "./transactions.repository.ts";
@@ -112,12 +113,15 @@ function toDashboardRow(row: ListedTransaction): DashboardRow {
   };
 }
 
+const ACTION_STATUSES = new Set<string>(ZTransactionAction.shape.status.options);
+
 function actionOf(row: ListedTransaction): TransactionAction | null {
   const kind = row.actionKind;
   const status = row.actionStatus;
-  if ((kind !== "refund" && kind !== "cancel") || !status) return null;
-  if (status !== "pending" && status !== "done" && status !== "failed") return null;
-  return { kind, status, error: row.actionError };
+  if ((kind !== "refund" && kind !== "cancel") || !status || !ACTION_STATUSES.has(status)) {
+    return null;
+  }
+  return { kind, status: status as TransactionAction["status"], error: row.actionError };
 }
 
 export type TransactionsService = ReturnType<typeof createTransactionsService>;

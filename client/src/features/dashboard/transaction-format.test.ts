@@ -106,6 +106,11 @@ describe("dashboard formatting", () => {
     ],
     [{ kind: "cancel", status: "done", error: null }, "cancelled", "green"],
     [{ kind: "cancel", status: "failed", error: null }, "cancel failed", "red"],
+    [
+      { kind: "refund", status: "needs_attention", error: "Fix the secret key in Settings" },
+      "refund needs attention: Fix the secret key in Settings",
+      "red",
+    ],
   ] as const)("action %j → %s", (action, text, tone) => {
     expect(formatAction(action)).toEqual({ text, tone });
   });

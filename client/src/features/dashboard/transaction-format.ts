@@ -62,6 +62,8 @@ export function formatAction(action: TransactionAction): { text: string; tone: T
   if (action.status === "pending")
     return { text: `${ACTION_NOUN[action.kind]} pending`, tone: "yellow" };
   const why = action.error ? `: ${action.error}` : "";
+  if (action.status === "needs_attention")
+    return { text: `${ACTION_NOUN[action.kind]} needs attention${why}`, tone: "red" };
   return { text: `${ACTION_NOUN[action.kind]} failed${why}`, tone: "red" };
 }
 

@@ -1,19 +1,36 @@
 /**
  * The only code that touches Prisma for the outbox of Stripe actions: claiming due actions
- * under a lease, and finishing them together with the charge they are about.
+ * under a lease, and finishing them together with the charge they are about. Every finish
+ * checks that the lease it was claimed with is still held, so a worker that lost its lease
+ * (it ran too long, another instance claimed the action) never overwrites the other's result.
  */
 import type { PrismaClient, StripeAction } from "../../../db/generated/client.ts";
 
 export type ActionOutcome =
   | { status: "done"; stripeObjectId: string | null }
   | { status: "failed"; error: string }
-  | { status: "pending"; error: string; nextAttemptAt: Date };
+  | { status: "pending" | "needs_attention"; error: string; nextAttemptAt: Date };
+
+/** The refund that replaces a cancel which lost the race with a capture. */
+export type FollowUpRefund = { idempotencyKey: string; note: string; dueAt: Date };
+
+type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
 export function createStripeActionsRepository(prisma: PrismaClient) {
+  /** Ends the action if this worker still holds the lease it claimed it with. */
+  async function release(tx: Tx, action: StripeAction, data: object): Promise<boolean> {
+    const { count } = await tx.stripeAction.updateMany({
+      where: { id: action.id, lockedUntil: action.lockedUntil },
+      data: { ...data, lockedUntil: null },
+    });
+    return count === 1;
+  }
+
   return {
     /**
      * Claims up to `limit` due actions for this worker for `leaseMs`, skipping rows another
-     * instance holds, so two servers never call Stripe for the same action at once.
+     * instance holds, so two servers never call Stripe for the same action at once. Actions
+     * that need attention are due again when their (long) retry time comes or a key is saved.
      */
     async claimDueActions(now: Date, leaseMs: number, limit: number): Promise<StripeAction[]> {
       const lease = new Date(now.getTime() + leaseMs);
@@ -21,7 +38,7 @@ export function createStripeActionsRepository(prisma: PrismaClient) {
         UPDATE "StripeAction" SET "lockedUntil" = ${lease}, "attempts" = "attempts" + 1
         WHERE "id" IN (
           SELECT "id" FROM "StripeAction"
-          WHERE "status" = 'pending' AND "nextAttemptAt" <= ${now}
+          WHERE "status" IN ('pending', 'needs_attention') AND "nextAttemptAt" <= ${now}
             AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
           ORDER BY "nextAttemptAt" LIMIT ${limit}
           FOR UPDATE SKIP LOCKED)
@@ -29,23 +46,21 @@ export function createStripeActionsRepository(prisma: PrismaClient) {
     },
 
     /**
-     * Ends an action and mirrors its state on the charge, together. A simulated action that is
-     * done changes the charge as Stripe's own refund would (charge.refunded): refunded in full.
+     * Ends an action and mirrors its state on the charge, together; false (and nothing
+     * written) when the lease was lost. A simulated action that is done changes the charge as
+     * Stripe's own refund would (charge.refunded): refunded in full.
      */
-    async finishAction(action: StripeAction, outcome: ActionOutcome): Promise<void> {
+    async finishAction(action: StripeAction, outcome: ActionOutcome): Promise<boolean> {
       const error = outcome.status === "done" ? null : outcome.error;
       const done = outcome.status === "done";
-      await prisma.$transaction(async (tx) => {
-        await tx.stripeAction.update({
-          where: { id: action.id },
-          data: {
-            status: outcome.status,
-            lastError: error,
-            lockedUntil: null,
-            ...(done ? { stripeObjectId: outcome.stripeObjectId } : {}),
-            ...(outcome.status === "pending" ? { nextAttemptAt: outcome.nextAttemptAt } : {}),
-          },
+      return prisma.$transaction(async (tx) => {
+        const held = await release(tx, action, {
+          status: outcome.status,
+          lastError: error,
+          ...(done ? { stripeObjectId: outcome.stripeObjectId } : {}),
+          ...("nextAttemptAt" in outcome ? { nextAttemptAt: outcome.nextAttemptAt } : {}),
         });
+        if (!held) return false;
         await tx.transaction.updateMany({
           where: { accountId: action.accountId, chargeId: action.chargeId },
           data: {
@@ -59,7 +74,48 @@ export function createStripeActionsRepository(prisma: PrismaClient) {
             UPDATE "Transaction" SET "amountRefunded" = "amount", "refunded" = true
             WHERE "accountId" = ${action.accountId} AND "chargeId" = ${action.chargeId}`;
         }
+        return true;
       });
+    },
+
+    /**
+     * Ends a cancel that Stripe could not do because the payment was captured meanwhile, and
+     * records the refund that takes its place (its own idempotency key), due at once.
+     */
+    async replaceWithRefund(action: StripeAction, refund: FollowUpRefund): Promise<boolean> {
+      return prisma.$transaction(async (tx) => {
+        const held = await release(tx, action, { status: "done", lastError: refund.note });
+        if (!held) return false;
+        await tx.stripeAction.createMany({
+          data: [
+            {
+              accountId: action.accountId,
+              chargeId: action.chargeId,
+              kind: "refund",
+              targetId: action.chargeId,
+              idempotencyKey: refund.idempotencyKey,
+              reason: action.reason,
+              simulated: action.simulated,
+              nextAttemptAt: refund.dueAt,
+            },
+          ],
+          skipDuplicates: true,
+        });
+        await tx.transaction.updateMany({
+          where: { accountId: action.accountId, chargeId: action.chargeId },
+          data: { actionKind: "refund", actionStatus: "pending", actionError: null },
+        });
+        return true;
+      });
+    },
+
+    /** Makes the account's actions that wait for a working key due now; returns how many. */
+    async resumeWaiting(accountId: string, now: Date): Promise<number> {
+      const { count } = await prisma.stripeAction.updateMany({
+        where: { accountId, status: "needs_attention" },
+        data: { nextAttemptAt: now },
+      });
+      return count;
     },
   };
 }

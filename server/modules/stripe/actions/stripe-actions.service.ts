@@ -3,18 +3,25 @@
  * before any call; it is claimed under a lease (so two instances never run it at once),
  * sent with its idempotency key (so a retry after a crash never refunds twice), and retried
  * with backoff until Stripe answers. A Stripe answer of "already done" counts as done.
+ * A refused key (401/403) or no key at all is not the action's fault: it waits, visibly, for
+ * the merchant to fix the key (retried every few hours, and at once when a key is saved).
+ * A cancel that lost the race with a capture becomes a refund, so no blocked money is kept.
  */
 import type Stripe from "stripe";
 import type { StripeAction } from "../../../db/generated/client.ts";
 import {
+  CALL_TIMEOUT_MS,
   isStripeAnswer,
   type StripeClientFactory,
   type StripeCredentials,
 } from "../../../lib/stripe-client.ts";
 import type { StripeActionsRepository } from "./stripe-actions.repository.ts";
 
-const LEASE_MS = 60_000;
 const BATCH = 10;
+/** A claimed batch is run one call at a time: the lease covers every call timing out. */
+export const LEASE_MS = BATCH * CALL_TIMEOUT_MS + 60_000;
+/** How often an action waiting for a working key tries again by itself. */
+export const ATTENTION_RETRY_MS = 6 * 60 * 60_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
 
 /** 1 s, 2 s, 4 s ... capped at 5 minutes. */
@@ -32,9 +39,26 @@ type Deps = {
 };
 
 export const NOT_CONNECTED =
-  "Stripe is not connected, so Warden could not carry this out: add your Stripe secret key in Settings, then refund or cancel this charge from your Stripe Dashboard.";
+  "Stripe is not connected: add your Stripe secret key in Settings, and Warden carries this out as soon as it is saved.";
+
+export const KEY_REFUSED =
+  "Stripe refused Warden's key for this call. Fix the secret key in Settings (a rolled key, or a restricted key without write access to refunds and PaymentIntents): Warden carries this out again as soon as a working key is saved.";
+
+export const CANCEL_LOST_RACE =
+  "The payment was captured before the cancel reached Stripe: refunding it instead.";
 
 const ALREADY_DONE = new Set(["charge_already_refunded", "payment_intent_unexpected_state"]);
+
+/** Stripe's answer to a cancel of a PaymentIntent that was captured meanwhile. */
+function capturedMeanwhile(error: Stripe.errors.StripeError): boolean {
+  const intent = (error.raw as { payment_intent?: { status?: string } } | undefined)
+    ?.payment_intent;
+  return (
+    error.code === "payment_intent_unexpected_state" &&
+    (intent?.status === "succeeded" ||
+      /status of succeeded|status is succeeded/i.test(error.message))
+  );
+}
 
 export function createStripeActionsService({
   repo,
@@ -69,6 +93,11 @@ export function createStripeActionsService({
     return intent.id;
   }
 
+  async function waitForKey(action: StripeAction, error: string): Promise<void> {
+    const nextAttemptAt = new Date(now().getTime() + ATTENTION_RETRY_MS);
+    await repo.finishAction(action, { status: "needs_attention", error, nextAttemptAt });
+  }
+
   async function execute(action: StripeAction): Promise<void> {
     if (action.simulated) {
       await repo.finishAction(action, { status: "done", stripeObjectId: null });
@@ -76,7 +105,7 @@ export function createStripeActionsService({
     }
     const { secretKey } = await credentials.stripeCredentials(action.accountId);
     if (!secretKey) {
-      await repo.finishAction(action, { status: "failed", error: NOT_CONNECTED });
+      await waitForKey(action, NOT_CONNECTED);
       return;
     }
     try {
@@ -85,8 +114,16 @@ export function createStripeActionsService({
     } catch (error) {
       const message = (error as Error).message || "Stripe call failed";
       if (isStripeAnswer(error)) {
-        const code = (error as { code?: string }).code ?? "";
-        if (
+        const code = error.code ?? "";
+        if (error.statusCode === 401 || error.statusCode === 403) {
+          await waitForKey(action, `${KEY_REFUSED} Stripe said: ${message}`);
+        } else if (action.kind === "cancel" && capturedMeanwhile(error)) {
+          await repo.replaceWithRefund(action, {
+            idempotencyKey: `warden:${action.chargeId}:refund`,
+            note: CANCEL_LOST_RACE,
+            dueAt: now(),
+          });
+        } else if (
           ALREADY_DONE.has(code) &&
           /already (been )?(refunded|canceled)|status of canceled/i.test(message)
         ) {
@@ -139,6 +176,10 @@ export function createStripeActionsService({
 
   return {
     runDue: runSoon,
+    /** After a new secret key was saved: what waited for a working key runs now. */
+    async resume(accountId: string): Promise<void> {
+      if ((await repo.resumeWaiting(accountId, now())) > 0 && timer) void runSoon();
+    },
     /** After an action was recorded: carry it out now rather than at the next poll. */
     kick(): void {
       if (timer) void runSoon();

@@ -57,6 +57,32 @@ describe.each(DB_KINDS)("connecting Stripe on %s", (kind) => {
     expect(credentials.webhookSecret).toMatch(/^whsec_standin/);
   });
 
+  it("saving the key again keeps the one endpoint and its signing secret", async () => {
+    const merchant = await signedInMerchant(t, `resave-${kind}@example.com`);
+    const put = (key: string) =>
+      merchant.api.json<{ stripe_webhook_url: string }>("/api/settings", {
+        method: "PUT",
+        body: settingsBody(key),
+      });
+    const first = await put(TEST_SECRET_KEY);
+    expect(first.status).toBe(200);
+    const url = first.body.stripe_webhook_url;
+    const secret = (await t.app.services.settings.stripeCredentials(merchant.accountId))
+      .webhookSecret;
+    expect(secret).toMatch(/^whsec_standin/);
+
+    const rolled = "sk_test_51WardenRolledKey000000000000000";
+    t.stripe.acceptKeys(TEST_SECRET_KEY, rolled);
+    for (const key of [TEST_SECRET_KEY, rolled]) {
+      expect((await put(key)).status).toBe(200);
+    }
+    const ours = [...t.stripe.endpoints.values()].filter((e) => e.url === url);
+    expect(ours).toHaveLength(1);
+    expect(ours[0]?.enabled_events).toContain("charge.succeeded");
+    const after = await t.app.services.settings.stripeCredentials(merchant.accountId);
+    expect(after.webhookSecret).toBe(secret);
+  });
+
   it("imports past charges with progress, without acting, and a re-run changes nothing", async () => {
     const merchant = await signedInMerchant(t, `import-${kind}@example.com`);
     await merchant.api.json("/api/settings", {

@@ -1,7 +1,9 @@
 /**
  * Connecting a merchant's Stripe account: a new secret key is checked against Stripe before
  * it is saved, and Warden can register its own webhook endpoint with the merchant's key,
- * getting back the signing secret. The settings service decides when to call these.
+ * getting back the signing secret. The settings service decides when to call these. Saving
+ * the key again reuses the endpoint already registered for Warden's URL rather than adding
+ * another (whose new secret would leave the older endpoints failing until Stripe disables them).
  */
 import type Stripe from "stripe";
 import { AppError } from "../../../lib/app-error.ts";
@@ -25,14 +27,35 @@ export function createStripeConnectService({ stripeFor }: { stripeFor: StripeCli
       }
     },
 
-    /** Registers `url` for the events Warden handles; returns the endpoint's signing secret. */
-    async registerEndpoint(secretKey: string, url: string): Promise<string | null> {
-      const endpoint = await stripeFor(secretKey).webhookEndpoints.create({
+    /**
+     * Makes sure `url` is registered for the events Warden handles. Returns the signing secret
+     * of a new endpoint, or null when the existing one was kept (its secret is the stored one).
+     * Stripe shows a secret only at creation, so without a stored secret it registers anew.
+     */
+    async registerEndpoint(
+      secretKey: string,
+      url: string,
+      { haveSecret }: { haveSecret: boolean },
+    ): Promise<string | null> {
+      const stripe = stripeFor(secretKey);
+      const events = [...HANDLED_EVENTS] as Stripe.WebhookEndpointCreateParams.EnabledEvent[];
+      const existing = (
+        await stripe.webhookEndpoints.list({ limit: 100 }).autoPagingToArray({ limit: 1000 })
+      ).filter((endpoint) => endpoint.url === url);
+      const [keep, ...extra] = haveSecret ? existing : [];
+      for (const endpoint of haveSecret ? extra : existing) {
+        await stripe.webhookEndpoints.del(endpoint.id);
+      }
+      if (keep) {
+        await stripe.webhookEndpoints.update(keep.id, { enabled_events: events, disabled: false });
+        return null;
+      }
+      const created = await stripe.webhookEndpoints.create({
         url,
-        enabled_events: [...HANDLED_EVENTS] as Stripe.WebhookEndpointCreateParams.EnabledEvent[],
+        enabled_events: events,
         description: "Warden",
       });
-      return endpoint.secret ?? null;
+      return created.secret ?? null;
     },
   };
 }

@@ -2,6 +2,8 @@
  * Importing a merchant's past charges through Stripe's list API, recorded as webhooks would
  * record them but without acting on them. The Settings page's button starts it in the
  * background and polls its job; `npm run backfill` runs the same import in the foreground.
+ * A job beats every few seconds while it runs; one that stopped beating died with its
+ * process, and the next start imports again from the beginning (re-imports change nothing).
  */
 import type Stripe from "stripe";
 import { AppError } from "../../../lib/app-error.ts";
@@ -10,6 +12,9 @@ import type { StripeIngestService } from "../ingest/stripe-ingest.service.ts";
 import type { ImportJobsRepository } from "./import-jobs.repository.ts";
 
 const DAY = 86_400;
+export const HEARTBEAT_MS = 5_000;
+/** A running job whose heartbeat is older than this died with its process. */
+export const STALE_MS = 60_000;
 
 type Deps = {
   jobs: ImportJobsRepository;
@@ -48,6 +53,8 @@ export function createStripeImportService({
   ): Promise<number> {
     const since = Math.floor(now().getTime() / 1000) - days * DAY;
     let imported = 0;
+    const beat = setInterval(() => void jobs.heartbeat(jobId, now()).catch(() => {}), HEARTBEAT_MS);
+    beat.unref();
     try {
       const list = stripeFor(secretKey).charges.list({
         created: { gte: since },
@@ -60,7 +67,7 @@ export function createStripeImportService({
         const age = Math.floor(now().getTime() / 1000) - charge.created;
         const percent = Math.min(99, Math.max(0, Math.round((age / (days * DAY)) * 100)));
         onProgress?.(imported, percent);
-        if (imported % 25 === 0) await jobs.progress(jobId, imported, percent);
+        if (imported % 25 === 0) await jobs.progress(jobId, imported, percent, now());
       }
       await jobs.finish(jobId, { imported, status: "done" });
       onProgress?.(imported, 100);
@@ -68,6 +75,8 @@ export function createStripeImportService({
     } catch (error) {
       await jobs.finish(jobId, { imported, status: "failed", error: (error as Error).message });
       throw error;
+    } finally {
+      clearInterval(beat);
     }
   }
 
@@ -75,9 +84,8 @@ export function createStripeImportService({
     /** Starts importing `days` of charges in the background; returns the job. */
     async start(accountId: string, days: number) {
       const secretKey = await secretKeyOf(accountId);
-      const running = await jobs.latest(accountId);
-      if (running?.status === "running") return running;
-      const job = await jobs.create(accountId, days);
+      const { job, started } = await jobs.claim(accountId, days, now(), STALE_MS);
+      if (!started) return job;
       void runJob(accountId, job.id, days, secretKey).catch((error) =>
         log.error({ err: error, jobId: job.id }, "charge import failed"),
       );
@@ -91,7 +99,8 @@ export function createStripeImportService({
     /** Imports in the foreground (the backfill script), reporting progress; returns the count. */
     async run(accountId: string, days: number, onProgress?: ImportProgress): Promise<number> {
       const secretKey = await secretKeyOf(accountId);
-      const job = await jobs.create(accountId, days);
+      const { job, started } = await jobs.claim(accountId, days, now(), STALE_MS);
+      if (!started) throw new AppError("CONFLICT", "An import is already running.");
       return runJob(accountId, job.id, days, secretKey, onProgress);
     },
   };

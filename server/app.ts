@@ -13,6 +13,7 @@ import { createStripeClientFactory } from "./lib/stripe-client.ts";
 import { createServices, type Services } from "./services.ts";
 import { toPublicError } from "./transport/errors.ts";
 import { clientPlugin } from "./transport/http/client.plugin.ts";
+import { metricsPlugin } from "./transport/http/metrics.plugin.ts";
 import { securityHeadersPlugin } from "./transport/http/security-headers.plugin.ts";
 import { sessionPlugin } from "./transport/http/session.plugin.ts";
 import { restPlugin } from "./transport/rest/rest.plugin.ts";
@@ -95,6 +96,7 @@ export async function buildApp(
   const services = createServices({
     prisma: database.prisma,
     sql: database.sql,
+    poolStats: () => database.poolStats(),
     changes,
     mailer,
     publicUrl: config.publicUrl,
@@ -157,6 +159,7 @@ export async function buildApp(
   });
   await app.register(restPlugin, { prefix: "/api", services });
   await app.register(stripeWebhookPlugin, { services });
+  await app.register(metricsPlugin, { metrics: services.metrics, token: config.metricsToken });
   await app.register(clientPlugin, { clientDir: options.clientDir ?? CLIENT_DIR });
 
   return app;

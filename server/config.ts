@@ -74,6 +74,11 @@ const ZEnv = z.object({
     .min(1, "must be from 1 to 3650 days")
     .max(3650, "must be from 1 to 3650 days")
     .default(90),
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .min(16, "must be at least 16 characters (openssl rand -hex 16)")
+    .optional(),
   SCREEN_RATE_LIMIT: z.coerce
     .number({ message: "must be a number of requests a minute" })
     .int("must be a whole number")
@@ -108,6 +113,8 @@ export type Config = {
   stripeApiBase?: string;
   /** Days a screening is kept (its counting rows, hashed, are kept for the longest window). */
   screeningRetentionDays: number;
+  /** Bearer token for GET /metrics; unset: no metrics route. */
+  metricsToken?: string;
   /** Screening requests per API key per minute, per instance; past it, 429. */
   screenRateLimit: number;
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
@@ -126,7 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? "environment");
     // Never echo a secret back into logs: keys and URLs that may carry a password.
-    const secret = ["ENCRYPTION_KEY", "DATABASE_URL", "SMTP_URL"].includes(name);
+    const secret = ["ENCRYPTION_KEY", "DATABASE_URL", "SMTP_URL", "METRICS_TOKEN"].includes(name);
     const got = env[name] === undefined || secret ? "" : ` (got "${env[name]}")`;
     throw new ConfigError(`${name}: ${issue?.message}${got}`);
   }
@@ -149,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeApiBase: e.STRIPE_API_BASE,
     screeningRetentionDays: e.SCREENING_RETENTION_DAYS,
     screenRateLimit: e.SCREEN_RATE_LIMIT,
+    metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY ?? false,
   };

@@ -13,6 +13,7 @@ import type { PrismaClient } from "./db/generated/client.ts";
 import type { SqlRunner } from "./db/sql-runner.ts";
 import type { Encryptor } from "./lib/encryption.ts";
 import type { Mailer } from "./lib/mailer.ts";
+import { createMetrics, type PoolStats } from "./lib/metrics.ts";
 import type { StripeClientFactory } from "./lib/stripe-client.ts";
 import { createAccountsRepository } from "./modules/accounts/accounts.repository.ts";
 import { createApiKeysRepository } from "./modules/api-keys/api-keys.repository.ts";
@@ -58,6 +59,8 @@ export type ServiceDeps = {
   prisma: PrismaClient;
   /** Plain SQL on the same database, for the screening hot path. */
   sql: SqlRunner;
+  /** The PostgreSQL pool's connections, for the metrics (null when embedded). */
+  poolStats: PoolStats;
   /** Announces settings changes to every instance (policy cache invalidation). */
   changes: ChangeFeed;
   mailer: Mailer;
@@ -142,8 +145,13 @@ export function createServices(deps: ServiceDeps) {
     publicUrl,
     onSecretKeySaved: (accountId) => stripeActions.resume(accountId),
   });
+  const actionsRepo = createStripeActionsRepository(prisma);
+  const metrics = createMetrics({
+    actionsByStatus: () => actionsRepo.countByStatus(),
+    poolStats: deps.poolStats,
+  });
   const stripeActions = createStripeActionsService({
-    repo: createStripeActionsRepository(prisma),
+    repo: actionsRepo,
     credentials: settings,
     stripeFor,
     now,
@@ -195,7 +203,13 @@ export function createServices(deps: ServiceDeps) {
       ratePerMinute: deps.screening.ratePerMinute,
       log,
     }),
-    screening: createScreeningService({ repo: screeningRepo, policy, now }),
+    screening: createScreeningService({
+      repo: screeningRepo,
+      policy,
+      now,
+      observe: metrics.screening,
+    }),
+    metrics,
     screenings: createScreeningsService({ repo: screeningRepo, now }),
     housekeeping: createHousekeepingService({
       auth,

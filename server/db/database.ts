@@ -22,6 +22,8 @@ export type Database = {
   applied: string[];
   /** Plain SQL on the same database, for hot paths (see sql-runner.ts). */
   sql: SqlRunner;
+  /** The PostgreSQL pool's connections (null when embedded), for the metrics. */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
   /** A feed of settings changes: in-process when embedded, LISTEN/NOTIFY on PostgreSQL. */
   openChangeFeed(log: { warn(obj: object, msg: string): void }): ChangeFeed;
   close(): Promise<void>;
@@ -48,6 +50,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     adapter,
     sql: pgliteRunner(owned),
     migrate: () => applyMigrations(adapter),
+    poolStats: () => null,
     openChangeFeed: createLocalChangeFeed,
     async closeDriver() {
       if (!owned.closed) await owned.close();
@@ -80,6 +83,7 @@ async function openPostgres(url: string): Promise<Database> {
         await migrationPool.end();
       }
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     openChangeFeed: (log) => createPostgresChangeFeed(url, log),
     async closeDriver() {
       await pool.end();
@@ -92,10 +96,11 @@ async function finishOpen(options: {
   adapter: SqlMigrationAwareDriverAdapterFactory;
   sql: SqlRunner;
   migrate: () => Promise<string[]>;
+  poolStats: Database["poolStats"];
   openChangeFeed: Database["openChangeFeed"];
   closeDriver: () => Promise<void>;
 }): Promise<Database> {
-  const { kind, adapter, sql, openChangeFeed, closeDriver } = options;
+  const { kind, adapter, sql, poolStats, openChangeFeed, closeDriver } = options;
   const prisma = new PrismaClient({ adapter });
   // The schema engine (WebAssembly, a few hundred MB) is loaded only when a migration is
   // pending: most starts find the database up to date. (Once loaded it stays: the bindings
@@ -106,6 +111,7 @@ async function finishOpen(options: {
     prisma,
     applied,
     sql,
+    poolStats,
     openChangeFeed,
     async close() {
       await prisma.$disconnect();

@@ -26,6 +26,8 @@ type Deps = {
   repo: ScreeningRepository;
   policy: PolicyService;
   now: () => Date;
+  /** Told each decision and how long it took (the metrics). */
+  observe?: (decision: string, seconds: number) => void;
 };
 
 export function subjectOf(event: ScreenEvent): EventSubject {
@@ -64,7 +66,7 @@ export function featuresOf(subject: EventSubject, policy: Policy, base: Features
   };
 }
 
-export function createScreeningService({ repo, policy, now }: Deps) {
+export function createScreeningService({ repo, policy, now, observe }: Deps) {
   return {
     async screen(accountId: string, event: ScreenEvent): Promise<ScreenResult> {
       const started = performance.now();
@@ -132,13 +134,15 @@ export function createScreeningService({ repo, policy, now }: Deps) {
             judgeAndStore,
           )
         : await judgeAndStore();
+      const tookMs = performance.now() - started;
+      observe?.(evaluation.decision, tookMs / 1000);
       return {
         id,
         decision: evaluation.decision,
         score,
         reasons: evaluation.reasons,
         monitored: evaluation.monitored,
-        took_ms: Math.round((performance.now() - started) * 100) / 100,
+        took_ms: Math.round(tookMs * 100) / 100,
       };
     },
   };

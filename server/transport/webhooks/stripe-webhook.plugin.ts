@@ -20,11 +20,17 @@ export async function stripeWebhookPlugin(
     const { endpointId } = ZParams.parse(request.params);
     const signature = request.headers["stripe-signature"];
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const { status } = await services.stripeWebhooks.receive(
-      endpointId,
-      raw,
-      typeof signature === "string" && signature !== "" ? signature : undefined,
-    );
-    return { received: true, status };
+    try {
+      const { status } = await services.stripeWebhooks.receive(
+        endpointId,
+        raw,
+        typeof signature === "string" && signature !== "" ? signature : undefined,
+      );
+      services.metrics.webhook(status);
+      return { received: true, status };
+    } catch (error) {
+      services.metrics.webhook("rejected");
+      throw error;
+    }
   });
 }

@@ -117,6 +117,12 @@ export function createStripeActionsRepository(prisma: PrismaClient) {
       });
       return count;
     },
+
+    /** How many actions are in each state, for the metrics. */
+    async countByStatus(): Promise<Record<string, number>> {
+      const rows = await prisma.stripeAction.groupBy({ by: ["status"], _count: { _all: true } });
+      return Object.fromEntries(rows.map((row) => [row.status, row._count._all]));
+    },
   };
 }
 

@@ -3,6 +3,8 @@
  * request never waits for SMTP and a known and an unknown address answer alike; a worker in
  * the background hands each email to the mailer, retrying with backoff across restarts.
  */
+
+import { createBackgroundWorker } from "../../lib/background-worker.ts";
 import type { Mail, Mailer } from "../../lib/mailer.ts";
 import type { OutboxRepository } from "./outbox.repository.ts";
 
@@ -26,10 +28,6 @@ export function retryDelayMs(attempts: number): number {
 }
 
 export function createOutboxService({ repo, transport, now, log, pollMs = POLL_MS }: Deps) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-
   async function deliver(): Promise<void> {
     for (;;) {
       const at = now();
@@ -55,41 +53,21 @@ export function createOutboxService({ repo, transport, now, log, pollMs = POLL_M
     }
   }
 
-  function runSoon(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = deliver()
-      .catch((error) => log.error({ err: error }, "sending queued emails failed"))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          void runSoon();
-        }
-      });
-    return running;
-  }
+  const worker = createBackgroundWorker(deliver, {
+    pollMs,
+    onError: (error) => log.error({ err: error }, "sending queued emails failed"),
+  });
 
   return {
     /** Queues the email; the worker sends it right after (or at the next poll). */
     async send(mail: Mail): Promise<void> {
       await repo.enqueue(mail, now());
-      if (timer) void runSoon();
+      worker.kick();
     },
     /** Sends everything due now; resolves when done (tests, shutdown). */
-    flush: runSoon,
-    start(): void {
-      timer ??= setInterval(() => void runSoon(), pollMs);
-      timer.unref();
-      void runSoon();
-    },
-    async stop(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
+    flush: worker.runSoon,
+    start: worker.start,
+    stop: worker.stop,
   };
 }
 

@@ -26,11 +26,9 @@ export const metricsPlugin = fp<Options>(async (app: FastifyInstance, { metrics,
     const header = request.headers.authorization ?? "";
     const given = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? "";
     if (!sameToken(given, token)) {
-      return reply
-        .code(401)
-        .send({
-          error: { code: "UNAUTHORIZED", message: "Send METRICS_TOKEN as a bearer token." },
-        });
+      return reply.code(401).send({
+        error: { code: "UNAUTHORIZED", message: "Send METRICS_TOKEN as a bearer token." },
+      });
     }
     reply.header("content-type", metrics.registry.contentType);
     return metrics.registry.metrics();

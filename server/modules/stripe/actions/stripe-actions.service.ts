@@ -9,6 +9,7 @@
  */
 import type Stripe from "stripe";
 import type { StripeAction } from "../../../db/generated/client.ts";
+import { createBackgroundWorker } from "../../../lib/background-worker.ts";
 import {
   CALL_TIMEOUT_MS,
   isStripeAnswer,
@@ -68,10 +69,6 @@ export function createStripeActionsService({
   log,
   pollMs = 5000,
 }: Deps) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-  let again = false;
-
   async function call(stripe: Stripe, action: StripeAction): Promise<string> {
     const options = { idempotencyKey: action.idempotencyKey };
     if (action.kind === "refund") {
@@ -153,48 +150,26 @@ export function createStripeActionsService({
     }
   }
 
-  /** One run at a time; a request during a run schedules one more right after it. */
-  function runSoon(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = runDue()
-      .catch((error) => {
-        log.error({ err: error }, "running Stripe actions failed");
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          void runSoon();
-        }
-      });
-    return running;
-  }
+  const worker = createBackgroundWorker(runDue, {
+    pollMs,
+    onError: (error) => {
+      log.error({ err: error }, "running Stripe actions failed");
+      return 0;
+    },
+  });
 
   return {
-    runDue: runSoon,
+    /** Runs every due action once (or waits for the run under way); resolves with the count. */
+    runDue: worker.runSoon,
     /** After a new secret key was saved: what waited for a working key runs now. */
     async resume(accountId: string): Promise<void> {
-      if ((await repo.resumeWaiting(accountId, now())) > 0 && timer) void runSoon();
+      if ((await repo.resumeWaiting(accountId, now())) > 0) worker.kick();
     },
     /** After an action was recorded: carry it out now rather than at the next poll. */
-    kick(): void {
-      if (timer) void runSoon();
-    },
+    kick: worker.kick,
     /** Polls for due actions (retries, and anything left by a restart). */
-    start(): void {
-      timer ??= setInterval(() => void runSoon(), pollMs);
-      timer.unref();
-      void runSoon();
-    },
-    async stop(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
+    start: worker.start,
+    stop: worker.stop,
   };
 }
 

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { createBackgroundWorker } from "./background-worker.ts";
+
+/** A run that waits until released, counting how many runs started and how many overlapped. */
+function gatedRun() {
+  let started = 0;
+  let active = 0;
+  let overlapped = 0;
+  const gates: (() => void)[] = [];
+  return {
+    get started() {
+      return started;
+    },
+    get overlapped() {
+      return overlapped;
+    },
+    releaseAll() {
+      for (const release of gates.splice(0)) release();
+    },
+    run: async () => {
+      started += 1;
+      active += 1;
+      if (active > 1) overlapped += 1;
+      await new Promise<void>((resolve) => gates.push(resolve));
+      active -= 1;
+      return started;
+    },
+  };
+}
+
+describe("background worker", () => {
+  it("runs one at a time, and a request during a run gets exactly one more run after it", async () => {
+    const job = gatedRun();
+    const worker = createBackgroundWorker(job.run, { pollMs: 60_000, onError: () => -1 });
+    const first = worker.runSoon();
+    const second = worker.runSoon();
+    const third = worker.runSoon();
+    expect(job.started).toBe(1);
+    job.releaseAll();
+    expect(await first).toBe(1);
+    expect(await second).toBe(1);
+    expect(await third).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(job.started).toBe(2);
+    job.releaseAll();
+    await worker.stop();
+    expect(job.overlapped).toBe(0);
+  });
+
+  it("does nothing on a kick until started, and stops polling when stopped", async () => {
+    let runs = 0;
+    const worker = createBackgroundWorker(async () => ++runs, { pollMs: 60_000, onError: () => 0 });
+    worker.kick();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toBe(0);
+    worker.start();
+    await worker.stop();
+    expect(runs).toBe(1);
+    worker.kick();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toBe(1);
+  });
+
+  it("answers a failed run with onError's value and keeps working", async () => {
+    let fail = true;
+    const worker = createBackgroundWorker(
+      async () => {
+        if (fail) throw new Error("database away");
+        return 7;
+      },
+      { pollMs: 60_000, onError: () => 0 },
+    );
+    expect(await worker.runSoon()).toBe(0);
+    fail = false;
+    expect(await worker.runSoon()).toBe(7);
+  });
+});

@@ -1,19 +1,16 @@
-import { useEffect, useState } from "react";
 import {
   BLOCKED_BY_FILTERS,
   type DashboardFilters,
   OUTCOMES,
   RISK_LEVELS,
 } from "../../../../shared/schemas/transaction.ts";
+import { SearchField } from "../../components/search-field.tsx";
 
 const BLOCKED_BY_NAMES: Record<(typeof BLOCKED_BY_FILTERS)[number], string> = {
   stripe: "Stripe",
   custom_rule: "Custom Rule",
   none: "Not blocked",
 };
-
-/** How long typing pauses before the search runs, so each keystroke is not a query. */
-const SEARCH_DELAY_MS = 300;
 
 export function TransactionFilters({
   value,
@@ -22,14 +19,6 @@ export function TransactionFilters({
   value: DashboardFilters;
   onChange: (filters: DashboardFilters) => void;
 }) {
-  const [search, setSearch] = useState(value.search ?? "");
-  useEffect(() => {
-    const term = search.trim() || undefined;
-    if (term === value.search) return;
-    const timer = setTimeout(() => onChange({ ...value, search: term }), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [search, value, onChange]);
-
   const pick = <K extends keyof DashboardFilters>(key: K, raw: string) =>
     onChange({ ...value, [key]: raw === "" ? undefined : raw });
 
@@ -39,17 +28,11 @@ export function TransactionFilters({
       aria-label="Filter transactions"
       onSubmit={(e) => e.preventDefault()}
     >
-      <label>
-        Search
-        <input
-          type="search"
-          name="search"
-          placeholder="Email or charge ID"
-          autoComplete="off"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-        />
-      </label>
+      <SearchField
+        value={value.search}
+        placeholder="Email or charge ID"
+        onSearch={(search) => onChange({ ...value, search })}
+      />
       <label>
         Outcome
         <select

@@ -1,17 +1,14 @@
 /** Decision, type and rule filters, and a search by email, user id or IP. */
-import { useEffect, useState } from "react";
 import { RULE_CATALOG } from "../../../../shared/catalog/rules.ts";
 import {
   DECISIONS,
   SCREEN_TYPES,
   type ScreeningListInput,
 } from "../../../../shared/schemas/screening.ts";
+import { SearchField } from "../../components/search-field.tsx";
 import { DECISION_NAMES, formatType } from "./screening-format.ts";
 
 export type Filters = Pick<ScreeningListInput, "decision" | "type" | "rule" | "search">;
-
-/** How long typing pauses before the search runs, so each keystroke is not a query. */
-const SEARCH_DELAY_MS = 300;
 
 export function ScreeningFilters({
   value,
@@ -20,14 +17,6 @@ export function ScreeningFilters({
   value: Filters;
   onChange: (filters: Filters) => void;
 }) {
-  const [search, setSearch] = useState(value.search ?? "");
-  useEffect(() => {
-    const term = search.trim() || undefined;
-    if (term === value.search) return;
-    const timer = setTimeout(() => onChange({ ...value, search: term }), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [search, value, onChange]);
-
   const pick = (key: "decision" | "type" | "rule", raw: string) =>
     onChange({ ...value, [key]: raw === "" ? undefined : raw });
   const select = (
@@ -58,17 +47,11 @@ export function ScreeningFilters({
       aria-label="Filter screenings"
       onSubmit={(e) => e.preventDefault()}
     >
-      <label>
-        Search
-        <input
-          type="search"
-          name="search"
-          placeholder="Email, user ID or IP"
-          autoComplete="off"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-        />
-      </label>
+      <SearchField
+        value={value.search}
+        placeholder="Email, user ID or IP"
+        onSearch={(search) => onChange({ ...value, search })}
+      />
       {select(
         "decision",
         "Decision",

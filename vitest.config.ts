@@ -9,7 +9,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["{server,shared,client,scripts}/**/*.test.{ts,tsx}"],
+          include: ["{server,shared,client,scripts,sdk}/**/*.test.{ts,tsx}"],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
           environment: "node",
         },

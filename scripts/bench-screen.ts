@@ -16,23 +16,36 @@
  *
  * Options: --db postgres|embedded (default both), --fill 20000, --duration 12 (seconds per
  * load), --connections 32, --rate 1000, --rate-connections 10. Prints a Markdown table and
- * writes bench/results/screen-<date>.json. Traffic goes to 127.0.0.1 only. Every child process
+ * writes bench/results/screen-<date>.json; --json <file> also writes the summary `npm run bench`
+ * collects. Traffic goes to 127.0.0.1 only. Every child process
  * is stopped at the end, on error and on Ctrl-C.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, readFileSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
+import { readFileSync } from "node:fs";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import autocannon, { type Result } from "autocannon";
 import pg from "pg";
+import {
+  call,
+  cleanup,
+  cleanups,
+  freePort,
+  HOST,
+  ROOT,
+  signUpMerchant,
+  sleep,
+  start,
+  stop,
+  tail,
+  waitUntil,
+} from "./lib/bench-process.ts";
 import { type PacedResult, pacedLoad } from "./lib/paced-load.ts";
 import { flags, progressBar } from "./lib/progress.ts";
 import { MIX, makePopulation, SHOP, screenStream } from "./lib/screen-traffic.ts";
 
-const ROOT = resolve(import.meta.dirname, "..");
 const args = flags();
 const DBS = (args.db ? [args.db] : ["postgres", "embedded"]) as ("postgres" | "embedded")[];
 const FILL = Number(args.fill ?? 20_000);
@@ -44,7 +57,6 @@ const FILL_CONCURRENCY = 16;
 const PG_ADMIN_URL =
   process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const PASSWORD = "bench screen password";
-const HOST = "127.0.0.1";
 
 for (const db of DBS) {
   if (db !== "postgres" && db !== "embedded") {
@@ -53,170 +65,8 @@ for (const db of DBS) {
   }
 }
 
-// ---------------------------------------------------------------------------------------
-// Child processes and cleanup
-
-const children = new Set<ChildProcess>();
-const cleanups: (() => Promise<void>)[] = [];
-
-function start(name: string, script: string, env: Record<string, string>, logFile: string) {
-  const log = openSync(logFile, "a");
-  // BENCH_NODE_ARGS adds node flags to the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
-  const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...extra, "--import", "tsx", script], {
-    cwd: ROOT,
-    env: { ...baseEnv(), ...env },
-    stdio: ["ignore", log, log],
-  });
-  closeSync(log);
-  children.add(child);
-  child.once("exit", () => children.delete(child));
-  child.once("error", (error) => console.error(`${name}: ${error.message}`));
-  return child;
-}
-
-/** The caller's environment without anything that would point the server elsewhere. */
-function baseEnv(): Record<string, string> {
-  const env = { ...process.env } as Record<string, string>;
-  for (const name of ["DATABASE_URL", "SMTP_URL", "PUBLIC_URL", "ENCRYPTION_KEY", "HOST", "PORT"]) {
-    delete env[name];
-  }
-  return env;
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((done) => child.once("exit", () => done()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-let cleaning: Promise<void> | null = null;
-function cleanup() {
-  cleaning ??= (async () => {
-    await Promise.all([...children].map(stop));
-    for (const fn of cleanups.reverse()) await fn().catch(() => {});
-  })();
-  return cleaning;
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping the servers…`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-process.once("exit", () => {
-  for (const child of children) child.kill("SIGKILL");
-});
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, HOST, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
-
-async function waitUntil(
-  what: string,
-  child: ChildProcess,
-  logFile: string,
-  ready: () => Promise<boolean>,
-  timeoutMs = 120_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`${what} exited with ${child.exitCode}:\n${tail(logFile, 30)}`);
-    }
-    if (await ready().catch(() => false)) return;
-    await sleep(200);
-  }
-  throw new Error(`${what} not ready within ${timeoutMs / 1000} s:\n${tail(logFile, 30)}`);
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function tail(file: string, lines: number): string {
-  try {
-    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
-  } catch {
-    return "(no log)";
-  }
-}
-
-// ---------------------------------------------------------------------------------------
-// The merchant's setup, over HTTP
-
-async function call<T>(
-  base: string,
-  path: string,
-  init: { method?: string; body?: unknown; token?: string } = {},
-): Promise<T> {
-  const response = await fetch(`${base}${path}`, {
-    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-    headers: {
-      origin: base,
-      ...(init.body === undefined ? {} : { "content-type": "application/json" }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await response.text();
-  if (!response.ok)
-    throw new Error(`${init.method ?? "POST"} ${path}: HTTP ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
-
-/** The confirmation link from the .eml the mailer wrote to DATA_DIR/outbox (no SMTP_URL). */
-async function confirmationLink(dataDir: string, email: string): Promise<URL> {
-  const outbox = join(dataDir, "outbox");
-  for (let i = 0; i < 100; i++) {
-    const files = await readdir(outbox).catch(() => [] as string[]);
-    for (const file of files.filter((f) => f.endsWith(".eml"))) {
-      const raw = await readFile(join(outbox, file), "utf8");
-      const split = raw.search(/\r?\n\r?\n/);
-      const head = raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ");
-      let body = raw.slice(split).trim();
-      const encoding = /^Content-Transfer-Encoding:\s*(\S+)/im.exec(head)?.[1]?.toLowerCase();
-      if (encoding === "quoted-printable") {
-        body = Buffer.from(
-          body
-            .replace(/=\r?\n/g, "")
-            .replace(/=([0-9A-F]{2})/gi, (_m, h: string) =>
-              String.fromCharCode(Number.parseInt(h, 16)),
-            ),
-          "latin1",
-        ).toString("utf8");
-      } else if (encoding === "base64") {
-        body = Buffer.from(body, "base64").toString("utf8");
-      }
-      if (!head.toLowerCase().includes(email.toLowerCase())) continue;
-      const href = body
-        .match(/https?:\/\/\S+/g)
-        ?.find((h) => new URL(h).pathname === "/confirm-email");
-      if (href) return new URL(href);
-    }
-    await sleep(100);
-  }
-  throw new Error(`no confirmation email for ${email} in ${outbox}`);
-}
-
 async function setUpMerchant(base: string, dataDir: string): Promise<string> {
-  const email = `bench-${Date.now()}@example.com`;
-  await call(base, "/trpc/auth.signup", { body: { email, password: PASSWORD } });
-  const link = await confirmationLink(dataDir, email);
-  await call(base, "/trpc/auth.confirmEmail", {
-    body: { tokenHash: link.searchParams.get("tokenHash"), email: link.searchParams.get("email") },
-  });
-  const { token } = await call<{ token: string }>(base, "/api/auth/login", {
-    body: { email, password: PASSWORD },
-  });
+  const token = await signUpMerchant(base, dataDir, PASSWORD);
   const rules = await call<Record<string, unknown>>(base, "/api/rules", { token });
   const allOn = Object.fromEntries(
     Object.entries(rules).map(([key, value]) => [key, typeof value === "boolean" ? true : value]),
@@ -656,6 +506,40 @@ function serverProblems(logFile: string) {
   return [...seen].sort((a, b) => b[1] - a[1]).map(([message, count]) => ({ count, message }));
 }
 
+/** The results in the shape `npm run bench` collects (scripts/bench.ts). */
+function summaryOf(
+  bare: Awaited<ReturnType<typeof benchBare>>,
+  runs: {
+    database: string;
+    max: { requestsPerSecond: number };
+    paced: PacedResult;
+    errors: number;
+  }[],
+) {
+  const label = (database: string) => (database === "postgres" ? "PostgreSQL" : "embedded");
+  return {
+    bench: "screen",
+    results: runs.flatMap((run) => [
+      {
+        name: `screening, most req/s (${label(run.database)})`,
+        value: Math.round(run.max.requestsPerSecond),
+        unit: "req/s",
+        target: null,
+        bare: { value: Math.round(bare.max.requestsPerSecond), unit: "req/s" },
+        detail: { errors: run.errors, connections: CONNECTIONS },
+      },
+      {
+        name: `screening p99 at ${RATE} req/s paced (${label(run.database)})`,
+        value: Number(run.paced.p99.toFixed(1)),
+        unit: "ms",
+        target: null,
+        bare: { value: Number(bare.paced.p99.toFixed(1)), unit: "ms" },
+        detail: { p50: run.paced.p50, answeredPerSecond: Math.round(run.paced.achieved) },
+      },
+    ]),
+  };
+}
+
 function gitCommit(): string {
   try {
     const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT })
@@ -732,6 +616,7 @@ async function main() {
       2,
     )}\n`,
   );
+  if (args.json) await writeFile(args.json, `${JSON.stringify(summaryOf(bare, runs), null, 2)}\n`);
   console.log(
     `\n${table}\n\nmax: ${CONNECTIONS} connections, ${SECONDS} s. At ${RATE} req/s: "paced" sends one ` +
       `request every ${(1000 / RATE).toFixed(1)} ms whatever the answers (open loop); ` +

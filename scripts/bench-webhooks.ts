@@ -1,122 +1,487 @@
 /**
- * `npm run bench:webhooks` — signed charge events per second through the real webhook path
- * (HTTP, signature check, inbox, merge, rules, commit), on the embedded database and, when
- * BENCH_DATABASE_URL names a PostgreSQL server, on a fresh database there too.
- * Options: --events 2000 --concurrency 8. The load generator runs in the same process as the
- * server (it needs the database the server holds), so the figure is a lower bound.
+ * `npm run bench:webhooks`: signed Stripe events a second through the real webhook path
+ * (HTTP, signature check, inbox, merge, rules, commit), with Warden as a separate process
+ * (node --import tsx server/main.ts) and the load sent from this one over real HTTP, next to a
+ * bare Fastify route (scripts/lib/bare-server.ts) given the same load.
+ *
+ * For each database: a fresh data dir (and for PostgreSQL a fresh database on
+ * BENCH_DATABASE_URL's or DATABASE_URL's server, default postgresql://postgres@127.0.0.1:5432/postgres,
+ * dropped at the end); a merchant set up over HTTP (signup, confirm, login, Stripe key and
+ * signing secret saved, every rule on); Stripe calls go to the Stripe stand-in
+ * (test/helpers/stripe-stand-in.ts) in this process. Then --warmup events, the server's
+ * resident memory (VmRSS), --events events from --connections connections, each sent as soon
+ * as the connection's previous answer came back, and VmRSS again. The traffic: charges that
+ * succeed, some updated, refunded, disputed, an early fraud warning now and then, a few risky
+ * enough for the rules to refund (scripts/lib/webhook-traffic.ts).
+ *
+ * Afterwards the server is stopped and the database read directly: every event sent must be
+ * stored once, every charge must have a row whose newest event is the newest sent, and every
+ * answer must have been 200 "applied". Anything else fails the run (exit code 1).
+ *
+ * Options: --db postgres|embedded (default both), --events 20000 (100000 for the issue's memory
+ * figure), --warmup 1000, --connections 16, --bare-seconds 10, --json <file>.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import Stripe from "stripe";
-import { buildApp } from "../server/app.ts";
-import { loadConfig } from "../server/config.ts";
-import { type DatabaseOptions, openDatabase } from "../server/db/database.ts";
-import { buildCharge, buildEvent } from "../server/modules/demo/stripe-objects.ts";
+import { startStripeStandIn } from "../test/helpers/stripe-stand-in.ts";
+import {
+  call,
+  cleanup,
+  cleanups,
+  freePort,
+  HOST,
+  signUpMerchant,
+  start,
+  stop,
+  tail,
+  waitUntil,
+} from "./lib/bench-process.ts";
 import { flags, progressBar } from "./lib/progress.ts";
+import { webhookStream } from "./lib/webhook-traffic.ts";
 
 const args = flags();
-const EVENTS = Number(args.events ?? 2000);
-const CONCURRENCY = Number(args.concurrency ?? 8);
-const signer = new Stripe("sk_bench", { telemetry: false });
+const DBS = (args.db ? [args.db] : ["postgres", "embedded"]) as ("postgres" | "embedded")[];
+const EVENTS = Number(args.events ?? 20_000);
+const WARMUP = Number(args.warmup ?? 1000);
+const CONNECTIONS = Number(args.connections ?? 16);
+const BARE_SECONDS = Number(args["bare-seconds"] ?? 10);
+const JSON_FILE = args.json;
+const PG_ADMIN_URL =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.DATABASE_URL ??
+  "postgresql://postgres@127.0.0.1:5432/postgres";
+const PASSWORD = "bench webhooks password";
+const SECRET_KEY = "sk_test_51WardenBenchKey000000000000000";
+const SIGNING_SECRET = `whsec_${randomBytes(24).toString("base64url")}`;
 
-async function bench(label: string, dbOptions: DatabaseOptions, dataDir: string) {
-  const database = await openDatabase(dbOptions);
-  const config = {
-    ...loadConfig({
-      DATA_DIR: dataDir,
-      PORT: "3999",
-      ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
-    }),
-    logLevel: "silent" as const,
-  };
-  const app = await buildApp(config, { database, runStripeActions: false });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const { port } = app.server.address() as { port: number };
-  try {
-    const user = await database.prisma.user.create({
-      data: {
-        email: `bench-${Date.now()}@example.com`,
-        passwordHash: "x",
-        account: { create: {} },
-      },
-    });
-    const secret = "whsec_benchmarkSecret000000";
-    await app.services.settings.setWebhookSecret(user.accountId, secret);
-    const url = `http://127.0.0.1:${port}${new URL(await app.services.settings.get(user.accountId).then((s) => s.stripe_webhook_url ?? "")).pathname}`;
-    // Signed before the clock starts: the load generator shares this process with the server.
-    const bodies = Array.from({ length: EVENTS }, (_, i) => {
-      const charge = buildCharge({
-        amount: 1000 + i,
-        riskScore: i % 60,
-        email: `buyer${i}@example.com`,
-      });
-      const payload = JSON.stringify(buildEvent("charge.succeeded", charge));
-      return { payload, signature: signer.webhooks.generateTestHeaderString({ payload, secret }) };
-    });
-    const bar = progressBar(`${label}: ingesting`);
-    let next = 0;
-    let done = 0;
-    const latencies: number[] = [];
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < bodies.length) {
-          const body = bodies[next++];
-          if (!body) break;
-          const t0 = performance.now();
-          const response = await fetch(url, {
-            method: "POST",
-            headers: { "content-type": "application/json", "stripe-signature": body.signature },
-            body: body.payload,
-          });
-          if (response.status !== 200)
-            throw new Error(`HTTP ${response.status}: ${await response.text()}`);
-          await response.arrayBuffer();
-          latencies.push(performance.now() - t0);
-          if (++done % 50 === 0) bar.update((done / EVENTS) * 100, `${done}/${EVENTS}`);
-        }
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
-    const pct = (p: number) =>
-      latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]?.toFixed(1);
-    const stored = await database.prisma.transaction.count({
-      where: { accountId: user.accountId },
-    });
-    bar.done(
-      `${label}: ${EVENTS} events in ${seconds.toFixed(1)} s = ${(EVENTS / seconds).toFixed(0)} events/s ` +
-        `(concurrency ${CONCURRENCY}; latency p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms; ${stored} rows stored)`,
-    );
-  } finally {
-    await app.close();
-    await database.close();
+for (const db of DBS) {
+  if (db !== "postgres" && db !== "embedded") {
+    console.error(`--db must be postgres or embedded (got "${db}")`);
+    process.exit(2);
   }
 }
 
-const dir = await mkdtemp(join(tmpdir(), "warden-bench-"));
-try {
-  await bench("embedded", { kind: "embedded", dataDir: dir }, dir);
-  const pgUrl = process.env.BENCH_DATABASE_URL;
-  if (pgUrl) {
-    const name = `warden_bench_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
+type Load = {
+  count: number;
+  seconds: number;
+  perSecond: number;
+  statuses: Record<string, number>;
+  answers: Record<string, number>;
+  errors: number;
+  p50: number;
+  p99: number;
+  samples: string[];
+};
+
+/**
+ * Sends `count` requests (or for `seconds`) from `connections` keep-alive connections, each
+ * sending its next request when its previous answer arrived (closed loop).
+ */
+async function load(
+  label: string,
+  url: string,
+  next: () => { payload: string; signature: string },
+  limit: { count: number } | { seconds: number },
+): Promise<Load> {
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const bar = progressBar(label);
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  const answers: Record<string, number> = {};
+  const samples: string[] = [];
+  let errors = 0;
+  let sent = 0;
+  const started = performance.now();
+  const more = () =>
+    "count" in limit ? sent < limit.count : performance.now() - started < limit.seconds * 1000;
+  const total = "count" in limit ? limit.count : null;
+  const one = (body: { payload: string; signature: string }) =>
+    new Promise<void>((done) => {
+      const t0 = performance.now();
+      const request = http.request(
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body.payload),
+            "stripe-signature": body.signature,
+          },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (c: Buffer) => chunks.push(c));
+          response.on("end", () => {
+            const status = response.statusCode ?? 0;
+            statuses[status] = (statuses[status] ?? 0) + 1;
+            const text = Buffer.concat(chunks).toString("utf8");
+            if (status === 200) {
+              latencies.push(performance.now() - t0);
+              const answer = (JSON.parse(text) as { status?: string }).status ?? "?";
+              answers[answer] = (answers[answer] ?? 0) + 1;
+            } else if (samples.length < 5) samples.push(`${status} ${text.slice(0, 300)}`);
+            done();
+          });
+        },
+      );
+      request.on("error", (error) => {
+        errors++;
+        if (samples.length < 5) samples.push(error.message);
+        done();
+      });
+      request.end(body.payload);
+    });
+  const ticker = setInterval(() => {
+    const elapsed = (performance.now() - started) / 1000;
+    const rate = `${(latencies.length / elapsed).toFixed(0)}/s`;
+    if (total) bar.update((sent / total) * 100, `${sent}/${total} (${rate})`);
+    else bar.update((elapsed / (limit as { seconds: number }).seconds) * 100, rate);
+  }, 1000);
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (more()) {
+        sent++;
+        await one(next());
+      }
+    }),
+  );
+  clearInterval(ticker);
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil(q * latencies.length) - 1))] ??
+    0;
+  const result = {
+    count: sent,
+    seconds,
+    perSecond: latencies.length / seconds,
+    statuses,
+    answers,
+    errors,
+    p50: at(0.5),
+    p99: at(0.99),
+    samples,
+  };
+  bar.done(
+    `${label}: ${sent} in ${seconds.toFixed(1)} s = ${result.perSecond.toFixed(0)}/s answered 200; ` +
+      `p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms; HTTP ${JSON.stringify(statuses)}` +
+      (errors ? `; ${errors} socket errors` : ""),
+  );
+  return result;
+}
+
+/** The server process's resident memory in MB (Linux /proc). */
+function rssMb(pid: number | undefined): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);
+    return Number.isFinite(kb) ? kb / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+async function benchBare(workDir: string) {
+  const port = await freePort();
+  const logFile = join(workDir, "bare.log");
+  const child = start("bare route", "scripts/lib/bare-server.ts", { PORT: String(port) }, logFile);
+  const url = `http://${HOST}:${port}/bare`;
+  await waitUntil("the bare route", child, logFile, async () => {
+    const r = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    return r.ok;
+  });
+  // The same bodies as the webhooks (signed, though the bare route does not check).
+  const stream = webhookStream(SIGNING_SECRET, "bare");
+  try {
+    return await load("bare route", url, stream.next, { seconds: BARE_SECONDS });
+  } finally {
+    await stop(child);
+  }
+}
+
+type Stored = { events: number; rows: number; wrong: number; missing: number; sample: string[] };
+
+/** Reads what the server stored, once it has stopped, against what the stream sent. */
+async function verify(
+  query: (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>,
+  accountId: string,
+  newest: Map<string, number>,
+): Promise<Stored> {
+  const [events] = await query(
+    `SELECT count(*)::int AS n FROM "StripeEvent" WHERE "accountId" = $1`,
+    [accountId],
+  );
+  const rows = await query(
+    `SELECT "chargeId", "lastEventAt", "hasCharge" FROM "Transaction" WHERE "accountId" = $1`,
+    [accountId],
+  );
+  const seen = new Map(rows.map((r) => [r.chargeId as string, r]));
+  let wrong = 0;
+  let missing = 0;
+  const sample: string[] = [];
+  for (const [chargeId, created] of newest) {
+    const row = seen.get(chargeId);
+    if (!row) {
+      missing++;
+      if (sample.length < 5) sample.push(`${chargeId}: no row`);
+    } else if (row.lastEventAt !== created || row.hasCharge !== true) {
+      wrong++;
+      if (sample.length < 5)
+        sample.push(
+          `${chargeId}: lastEventAt ${row.lastEventAt}, expected ${created}; hasCharge ${row.hasCharge}`,
+        );
+    }
+  }
+  return { events: Number(events?.n ?? 0), rows: rows.length, wrong, missing, sample };
+}
+
+async function benchWarden(kind: "postgres" | "embedded", workDir: string, stripeUrl: string) {
+  const dataDir = await mkdtemp(join(workDir, `${kind}-`));
+  const port = await freePort();
+  const base = `http://${HOST}:${port}`;
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST,
+    PUBLIC_URL: base,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    STRIPE_API_BASE: stripeUrl,
+  };
+  let dropDatabase: (() => Promise<void>) | null = null;
+  let databaseUrl: string | null = null;
+  if (kind === "postgres") {
+    const name = `warden_bench_webhooks_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
     await admin.connect();
     await admin.query(`CREATE DATABASE "${name}"`);
-    const url = new URL(pgUrl);
+    await admin.end();
+    dropDatabase = async () => {
+      const again = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await again.connect();
+      await again.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await again.end();
+    };
+    cleanups.push(dropDatabase);
+    const url = new URL(PG_ADMIN_URL);
     url.pathname = `/${name}`;
-    try {
-      await bench("postgres", { kind: "postgres", url: url.toString() }, dir);
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
-    }
-  } else {
-    console.error("(set BENCH_DATABASE_URL=postgresql://… to measure PostgreSQL too)");
+    databaseUrl = url.toString();
+    env.DATABASE_URL = databaseUrl;
+    env.ENCRYPTION_KEY = randomBytes(32).toString("base64");
   }
-} finally {
-  await rm(dir, { recursive: true, force: true });
+  const logFile = join(workDir, `${kind}-server.log`);
+  const label = kind === "postgres" ? "PostgreSQL" : "embedded";
+  console.error(`\n${label}: starting Warden on ${base}`);
+  const child = start(`Warden (${kind})`, "server/main.ts", env, logFile);
+  try {
+    await waitUntil(
+      `Warden (${kind})`,
+      child,
+      logFile,
+      async () => (await fetch(`${base}/healthz`)).ok,
+    );
+    const token = await signUpMerchant(base, dataDir, PASSWORD);
+    const saved = await call<{ stripe_webhook_url: string }>(base, "/api/settings", {
+      method: "PUT",
+      token,
+      body: {
+        app_name: "Bench shop",
+        contact_email: "bench@example.com",
+        stripe_secret: SECRET_KEY,
+        stripe_publishable: "pk_test_51WardenBenchKey",
+        stripe_webhook_secret: SIGNING_SECRET,
+      },
+    });
+    const rules = await call<Record<string, unknown>>(base, "/api/rules", { token });
+    const allOn = Object.fromEntries(
+      Object.entries(rules).map(([key, value]) => [key, typeof value === "boolean" ? true : value]),
+    );
+    await call(base, "/api/rules", { method: "PUT", token, body: allOn });
+    const path = new URL(saved.stripe_webhook_url).pathname;
+    const url = `${base}${path}`;
+
+    const stream = webhookStream(SIGNING_SECRET, kind.slice(0, 2));
+    const warmup = await load(`${label}: warm-up`, url, stream.next, { count: WARMUP });
+    const rssBefore = rssMb(child.pid);
+    // Resident memory every 10 s during the load: growth shows before the run ends.
+    const loadStarted = performance.now();
+    const rssSamples: { seconds: number; events: number; mb: number | null }[] = [];
+    const sampler = setInterval(() => {
+      const mb = rssMb(child.pid);
+      rssSamples.push({
+        seconds: Math.round((performance.now() - loadStarted) / 1000),
+        events: stream.sent() - WARMUP,
+        mb,
+      });
+      if (!process.stderr.isTTY)
+        console.error(`${label}: RSS ${mb?.toFixed(0)} MB after ${stream.sent() - WARMUP} events`);
+    }, 10_000);
+    const measured = await load(`${label}: ${EVENTS} events`, url, stream.next, { count: EVENTS });
+    clearInterval(sampler);
+    const rssAfter = rssMb(child.pid);
+    console.error(
+      `${label}: server RSS ${rssBefore?.toFixed(0)} MB before, ${rssAfter?.toFixed(0)} MB after ${EVENTS} events`,
+    );
+    await stop(child);
+
+    // Read what was stored, straight from the database the server used.
+    let stored: Stored;
+    const accountOf = async (
+      query: (t: string, p: unknown[]) => Promise<Record<string, unknown>[]>,
+    ) =>
+      (
+        await query(`SELECT "id" FROM "Account" WHERE "webhookEndpointId" = $1`, [
+          path.split("/").pop(),
+        ])
+      )[0]?.id as string;
+    if (databaseUrl) {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      const query = async (t: string, p: unknown[]) => (await client.query(t, p)).rows;
+      stored = await verify(query, await accountOf(query), stream.newest);
+      await client.end();
+    } else {
+      const db = await PGlite.create(join(dataDir, "pgdata"));
+      const query = async (t: string, p: unknown[]) =>
+        (await db.query<Record<string, unknown>>(t, p)).rows;
+      stored = await verify(query, await accountOf(query), stream.newest);
+      await db.close();
+    }
+    const sent = warmup.count + measured.count;
+    const applied = (warmup.answers.applied ?? 0) + (measured.answers.applied ?? 0);
+    const problems: string[] = [];
+    if (stored.events !== sent) problems.push(`${sent} events sent, ${stored.events} stored`);
+    if (applied !== sent) problems.push(`${sent} events sent, ${applied} answered "applied"`);
+    if (stored.missing || stored.wrong)
+      problems.push(
+        `${stored.missing} charges without a row, ${stored.wrong} not at their newest event: ${stored.sample.join("; ")}`,
+      );
+    if (stored.rows !== stream.newest.size)
+      problems.push(`${stream.newest.size} charges sent, ${stored.rows} rows`);
+    console.error(
+      `${label}: stored ${stored.events} events and ${stored.rows} charges; ` +
+        (problems.length ? `PROBLEMS: ${problems.join(" | ")}` : "all stored and applied"),
+    );
+    return {
+      database: kind,
+      warmup,
+      measured,
+      rss: { beforeMb: rssBefore, afterMb: rssAfter, events: EVENTS, samples: rssSamples },
+      types: stream.types,
+      charges: stream.newest.size,
+      stored,
+      problems,
+    };
+  } catch (error) {
+    (error as Error).message +=
+      `\n--- the ${label} server's log, last lines:\n${tail(logFile, 25)}`;
+    throw error;
+  } finally {
+    await stop(child);
+    if (dropDatabase) {
+      cleanups.splice(cleanups.indexOf(dropDatabase), 1);
+      await dropDatabase();
+    }
+  }
 }
-process.exit(0);
+
+async function main() {
+  const started = new Date();
+  const workDir = await mkdtemp(join(tmpdir(), "warden-bench-webhooks-"));
+  cleanups.push(() => rm(workDir, { recursive: true, force: true }));
+  const stripe = await startStripeStandIn();
+  cleanups.push(() => stripe.close());
+  console.error(
+    `bench:webhooks: ${DBS.join(" and ")}; ${EVENTS} events after ${WARMUP} warm-up, ` +
+      `${CONNECTIONS} connections; ${cpus().length} CPUs, load average ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(" ")}`,
+  );
+  console.error("\nbare Fastify route: starting");
+  const bare = await benchBare(workDir);
+  const runs = [];
+  for (const kind of DBS) runs.push(await benchWarden(kind, workDir, stripe.url));
+
+  const rows = [
+    "| database | events/s | bare route req/s | p50 / p99 | server RSS before → after | events | stored and applied |",
+    "|---|---:|---:|---:|---:|---:|---|",
+  ];
+  for (const run of runs) {
+    rows.push(
+      `| ${run.database === "postgres" ? "PostgreSQL" : "embedded"} | ${run.measured.perSecond.toFixed(0)} | ` +
+        `${bare.perSecond.toFixed(0)} | ${run.measured.p50.toFixed(1)} ms / ${run.measured.p99.toFixed(1)} ms | ` +
+        `${run.rss.beforeMb?.toFixed(0)} → ${run.rss.afterMb?.toFixed(0)} MB | ${run.measured.count} | ` +
+        `${run.problems.length ? `NO: ${run.problems.join("; ")}` : "yes"} |`,
+    );
+  }
+  console.log(
+    `\n${rows.join("\n")}\n\n${CONNECTIONS} connections, each sending its next event when the previous was answered; ` +
+      `the bare route got the same bodies for ${BARE_SECONDS} s. Event mix: ${JSON.stringify(runs[0]?.types ?? {})}`,
+  );
+  if (JSON_FILE) {
+    const targets = { postgres: ">= 1000", embedded: ">= 400" };
+    const results = runs.flatMap((run) => [
+      {
+        name: `webhook events/s (${run.database})`,
+        value: Math.round(run.measured.perSecond),
+        unit: "events/s",
+        target: targets[run.database],
+        bare: { value: Math.round(bare.perSecond), unit: "req/s" },
+        detail: {
+          p50Ms: run.measured.p50,
+          p99Ms: run.measured.p99,
+          events: run.measured.count,
+          connections: CONNECTIONS,
+          charges: run.charges,
+          types: run.types,
+          stored: run.stored,
+          problems: run.problems,
+        },
+      },
+      {
+        name: `server RSS growth over ${run.rss.events} webhooks (${run.database})`,
+        value:
+          run.rss.afterMb !== null && run.rss.beforeMb !== null
+            ? Math.round((run.rss.afterMb - run.rss.beforeMb) * 10) / 10
+            : -1,
+        unit: "MB",
+        target: "<= 50 (over 100000)",
+        bare: null,
+        detail: run.rss,
+      },
+    ]);
+    await writeFile(
+      JSON_FILE,
+      `${JSON.stringify({ bench: "webhooks", date: started.toISOString(), results }, null, 2)}\n`,
+    );
+    console.log(`Results: ${JSON_FILE}`);
+  }
+  if (runs.some((run) => run.problems.length > 0)) {
+    console.error("\nbench:webhooks: events were lost or not applied (see above)");
+    process.exitCode = 1;
+  }
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(`\nbench:webhooks failed: ${(error as Error)?.stack ?? error}`);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await cleanup();
+    process.stdout.write("", () => process.exit());
+  });

@@ -1,37 +1,98 @@
 /**
- * Builds (prisma generate + vite build) only when what the build reads has changed since the
- * last build, so `npm start` on an installed checkout starts in a few seconds. Plain
- * JavaScript, so it needs no TypeScript loader. `npm install` runs it too (postinstall).
+ * Builds only what is out of date, so `npm start` on an installed checkout starts in a few
+ * seconds. Each step has its own inputs; a step runs when the hash of its inputs differs from
+ * the one recorded after its last run, or an output is missing:
+ *   client    prisma generate + vite build (`npm run build`)
+ *   server    the server compiled to dist/server (scripts/build-server.mjs), run by plain node
+ *   template  dist/db-template, a migrated embedded data dir: an empty DATA_DIR starts as a
+ *             copy of it instead of initdb and every migration
+ * Plain JavaScript, so it needs no TypeScript loader. `npm install` runs it too (postinstall).
+ * A failed server or template build is not fatal: `npm start` then runs the sources with tsx
+ * and an empty data dir is migrated as before.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 
 const root = join(import.meta.dirname, "..");
-const INPUTS = [
-  "prisma/schema.prisma",
-  "client",
-  "shared",
-  "vite.config.ts",
-  "scripts/prerender.ts",
-  "package-lock.json",
+const STAMP = join(root, "dist", ".build-stamp.json");
+const LOCK = "package-lock.json";
+
+const STEPS = [
+  {
+    name: "client",
+    inputs: [
+      "prisma/schema.prisma",
+      "client",
+      "shared",
+      "vite.config.ts",
+      "scripts/prerender.ts",
+      "scripts/build-collector.ts",
+      LOCK,
+    ],
+    outputs: [
+      "dist/client/index.html",
+      "dist/client/sdk/warden.js",
+      "server/db/generated/client.ts",
+    ],
+    required: true,
+    run: () => spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).status === 0,
+  },
+  {
+    name: "server",
+    inputs: ["server", "shared", "scripts/build-server.mjs", LOCK],
+    outputs: ["dist/server/main.js", "dist/server/db/migrate-process.js"],
+    required: false,
+    run: () => node(["scripts/build-server.mjs"]),
+  },
+  {
+    name: "template",
+    inputs: ["prisma/migrations", "server/db", "dist/server/db/migrate-process.js", LOCK],
+    outputs: ["dist/db-template/PG_VERSION"],
+    required: false,
+    run: () => {
+      // Built aside and renamed, so a start never copies a half-written template.
+      const [building, done] = [join(root, "dist/db-template.new"), join(root, "dist/db-template")];
+      rmSync(building, { recursive: true, force: true });
+      const built =
+        existsSync(join(root, "dist/server/db/migrate-process.js")) &&
+        node(["dist/server/db/migrate-process.js", "embedded", building]);
+      rmSync(done, { recursive: true, force: true });
+      if (built) renameSync(building, done);
+      return built;
+    },
+  },
 ];
-const OUTPUTS = ["dist/client/index.html", "server/db/generated/client.ts"];
-const STAMP = join(root, "dist", ".build-stamp");
+
+function node(args) {
+  return (
+    spawnSync(process.execPath, args, { cwd: root, stdio: ["ignore", "ignore", "inherit"] })
+      .status === 0
+  );
+}
 
 function files(path) {
   const full = join(root, path);
   if (!existsSync(full)) return [];
-  if (!statSync(full).isDirectory()) return [path];
+  if (!statSync(full).isDirectory()) return path.endsWith(".test.ts") ? [] : [path];
   return readdirSync(full, { withFileTypes: true })
     .filter((entry) => entry.name !== "node_modules")
     .flatMap((entry) => files(relative(root, join(full, entry.name))));
 }
 
-function inputsHash() {
+function inputsHash(inputs) {
   const hash = createHash("sha256");
-  for (const file of INPUTS.flatMap(files).sort()) {
+  for (const file of inputs.flatMap(files).sort()) {
     hash
       .update(file)
       .update("\0")
@@ -41,12 +102,33 @@ function inputsHash() {
   return hash.digest("hex");
 }
 
-const wanted = inputsHash();
-const built = existsSync(STAMP) ? readFileSync(STAMP, "utf8").trim() : "";
-const complete = OUTPUTS.every((output) => existsSync(join(root, output)));
-if (built === wanted && complete) process.exit(0);
+function readStamps() {
+  try {
+    return JSON.parse(readFileSync(STAMP, "utf8"));
+  } catch {
+    return {};
+  }
+}
 
-console.log(built ? "Sources changed since the last build: building…" : "Building Warden…");
-const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-if (result.status !== 0) process.exit(result.status ?? 1);
-writeFileSync(STAMP, `${wanted}\n`);
+const stamps = readStamps();
+for (const step of STEPS) {
+  const wanted = inputsHash(step.inputs);
+  const complete = step.outputs.every((output) => existsSync(join(root, output)));
+  if (stamps[step.name] === wanted && complete) continue;
+  if (step.name === "client") {
+    console.log(
+      stamps.client ? "Sources changed since the last build: building…" : "Building Warden…",
+    );
+  }
+  if (step.run()) {
+    stamps[step.name] = wanted;
+  } else if (step.required) {
+    process.exit(1);
+  } else {
+    console.warn(`Warden: the ${step.name} build failed; starting without it.`);
+    for (const output of step.outputs) rmSync(join(root, output), { force: true });
+    delete stamps[step.name];
+  }
+  mkdirSync(join(root, "dist"), { recursive: true });
+  writeFileSync(STAMP, `${JSON.stringify(stamps, null, 2)}\n`);
+}

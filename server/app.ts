@@ -13,6 +13,7 @@ import { createStripeClientFactory } from "./lib/stripe-client.ts";
 import { createServices, type Services } from "./services.ts";
 import { toPublicError } from "./transport/errors.ts";
 import { clientPlugin } from "./transport/http/client.plugin.ts";
+import { clientPackagePlugin } from "./transport/http/client-package.plugin.ts";
 import { metricsPlugin } from "./transport/http/metrics.plugin.ts";
 import { securityHeadersPlugin } from "./transport/http/security-headers.plugin.ts";
 import { sessionPlugin } from "./transport/http/session.plugin.ts";
@@ -23,6 +24,8 @@ import { stripeWebhookPlugin } from "./transport/webhooks/stripe-webhook.plugin.
 const HOUSEKEEPING_MS = 60 * 60 * 1000;
 
 export const CLIENT_DIR = resolve(import.meta.dirname, "../dist/client");
+/** A migrated embedded data dir, written at build time (scripts/ensure-build.mjs). */
+const DB_TEMPLATE = resolve(import.meta.dirname, "../dist/db-template");
 
 export type BuildOptions = {
   /** An already-open database, which the caller closes; otherwise opened from the config. */
@@ -79,7 +82,11 @@ export async function buildApp(
     (await openDatabase(
       config.databaseUrl
         ? { kind: "postgres", url: config.databaseUrl }
-        : { kind: "embedded", dataDir: config.dataDir },
+        : {
+            kind: "embedded",
+            dataDir: config.dataDir,
+            template: DB_TEMPLATE,
+          },
     ));
   if (database.applied.length > 0) {
     app.log.info({ migrations: database.applied }, "applied database migrations");
@@ -107,6 +114,7 @@ export async function buildApp(
       retentionDays: config.screeningRetentionDays,
       ratePerMinute: config.screenRateLimit,
     },
+    collectPerIpPerMinute: config.collectRateLimit,
     log: app.log,
     now: options.now ?? (() => new Date()),
   });
@@ -160,6 +168,7 @@ export async function buildApp(
   await app.register(restPlugin, { prefix: "/api", services });
   await app.register(stripeWebhookPlugin, { services });
   await app.register(metricsPlugin, { metrics: services.metrics, token: config.metricsToken });
+  await app.register(clientPackagePlugin);
   await app.register(clientPlugin, { clientDir: options.clientDir ?? CLIENT_DIR });
 
   return app;

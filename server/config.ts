@@ -84,6 +84,11 @@ const ZEnv = z.object({
     .int("must be a whole number")
     .min(1, "must be at least 1")
     .default(120_000),
+  COLLECT_RATE_LIMIT: z.coerce
+    .number({ message: "must be a number of requests a minute" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .default(60),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "must be one of fatal, error, warn, info, debug, trace, silent",
@@ -117,6 +122,8 @@ export type Config = {
   metricsToken?: string;
   /** Screening requests per API key per minute, per instance; past it, 429. */
   screenRateLimit: number;
+  /** Browser collects per publishable key and IP per minute, per instance. */
+  collectRateLimit: number;
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
   /** Fastify's trustProxy: false, how many proxies are in front, or their addresses/CIDRs. */
   trustProxy: false | number | string[];
@@ -156,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeApiBase: e.STRIPE_API_BASE,
     screeningRetentionDays: e.SCREENING_RETENTION_DAYS,
     screenRateLimit: e.SCREEN_RATE_LIMIT,
+    collectRateLimit: e.COLLECT_RATE_LIMIT,
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY ?? false,

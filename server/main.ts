@@ -1,7 +1,9 @@
 /** Entry point: config → buildApp → listen; closes cleanly on SIGTERM/SIGINT. */
+
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { DatabaseUnavailableError } from "./db/database.ts";
+import { warmFeatures } from "./modules/screening/features/index.ts";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -25,6 +27,8 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => shutdown("SIGINT"));
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Warden is ready on ${config.publicUrl}`);
+  // A merchant who screens gets the data sets loaded now, not on their first call.
+  if (await app.services.apiKeys.anyLive()) setImmediate(warmFeatures);
 }
 
 main().catch((error: unknown) => {

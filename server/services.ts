@@ -21,8 +21,12 @@ import { createApiKeysService } from "./modules/api-keys/api-keys.service.ts";
 import { createAuthRepository } from "./modules/auth/auth.repository.ts";
 import { createAuthService } from "./modules/auth/auth.service.ts";
 import { createSessionService } from "./modules/auth/session.service.ts";
+import { createBacktestRepository } from "./modules/backtest/backtest.repository.ts";
+import { createBacktestService } from "./modules/backtest/backtest.service.ts";
 import { createBlocklistRepository } from "./modules/blocklist/blocklist.repository.ts";
 import { createBlocklistService } from "./modules/blocklist/blocklist.service.ts";
+import { createCollectorService } from "./modules/collector/collector.service.ts";
+import { createSignalTokensRepository } from "./modules/collector/signal-tokens.repository.ts";
 import { createDemoService } from "./modules/demo/demo.service.ts";
 import { createHealthRepository } from "./modules/health/health.repository.ts";
 import { createHousekeepingService } from "./modules/housekeeping/housekeeping.service.ts";
@@ -32,11 +36,15 @@ import { createOutboxRepository } from "./modules/outbox/outbox.repository.ts";
 import { createOutboxService } from "./modules/outbox/outbox.service.ts";
 import { createPolicyService, policyChangeNotifier } from "./modules/policy/policy.service.ts";
 import { createRuleSettingsService } from "./modules/rule-settings/rule-settings.service.ts";
+import { warmFeatures } from "./modules/screening/features/index.ts";
 import { createScreeningRepository } from "./modules/screening/screening.repository.ts";
 import { createScreeningService } from "./modules/screening/screening.service.ts";
 import { createScreeningsService } from "./modules/screening/screenings.service.ts";
 import { createSettingsRepository } from "./modules/settings/settings.repository.ts";
-import { createSettingsService } from "./modules/settings/settings.service.ts";
+import {
+  createSettingsService,
+  settingsChangeNotifier,
+} from "./modules/settings/settings.service.ts";
 import { createStripeActionsRepository } from "./modules/stripe/actions/stripe-actions.repository.ts";
 import { createStripeActionsService } from "./modules/stripe/actions/stripe-actions.service.ts";
 import { createStripeConnectService } from "./modules/stripe/connect/stripe-connect.service.ts";
@@ -72,6 +80,8 @@ export type ServiceDeps = {
   stripeFor: StripeClientFactory;
   /** Screening: retention and the per-key rate limit. */
   screening: { retentionDays: number; ratePerMinute: number };
+  /** Browser collects per publishable key and IP per minute (default 60). */
+  collectPerIpPerMinute?: number;
   log: {
     info(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;
@@ -134,7 +144,23 @@ export function createServices(deps: ServiceDeps) {
   });
   const policy = createPolicyService({ rules, templates, blocklist, ruleSettings, changes, now });
 
-  const stripeEvents = createStripeEventsRepository(prisma);
+  const apiKeys = createApiKeysService({
+    repo: createApiKeysRepository(prisma),
+    changes,
+    now,
+    ratePerMinute: deps.screening.ratePerMinute,
+    log,
+    onCreated: () => setImmediate(warmFeatures),
+  });
+  const collector = createCollectorService({
+    repo: createSignalTokensRepository(prisma),
+    apiKeys,
+    policy,
+    now,
+    perIpPerMinute: deps.collectPerIpPerMinute ?? 60,
+  });
+
+  const stripeEvents = createStripeEventsRepository(deps.sql);
   const webhookUrlFor = createWebhookUrls(stripeEvents, publicUrl);
   const stripeConnect = createStripeConnectService({ stripeFor });
   const settings = createSettingsService({
@@ -144,6 +170,7 @@ export function createServices(deps: ServiceDeps) {
     connect: stripeConnect,
     publicUrl,
     onSecretKeySaved: (accountId) => stripeActions.resume(accountId),
+    onChange: settingsChangeNotifier(changes),
   });
   const actionsRepo = createStripeActionsRepository(prisma);
   const metrics = createMetrics({
@@ -186,6 +213,8 @@ export function createServices(deps: ServiceDeps) {
       repo: stripeEvents,
       credentials: settings,
       ingest: stripeIngest,
+      changes,
+      now,
     }),
     stripeImport: createStripeImportService({
       jobs: createImportJobsRepository(prisma),
@@ -196,17 +225,13 @@ export function createServices(deps: ServiceDeps) {
       log,
     }),
     demo: createDemoService({ settings, rules, blocklist, webhookUrlFor, publicUrl }),
-    apiKeys: createApiKeysService({
-      repo: createApiKeysRepository(prisma),
-      changes,
-      now,
-      ratePerMinute: deps.screening.ratePerMinute,
-      log,
-    }),
+    apiKeys,
+    collector,
     screening: createScreeningService({
       repo: screeningRepo,
       policy,
       now,
+      signals: collector,
       observe: metrics.screening,
     }),
     metrics,
@@ -215,10 +240,17 @@ export function createServices(deps: ServiceDeps) {
       auth,
       throttle,
       screenings: screeningRepo,
+      signalTokens: collector,
       retentionDays: deps.screening.retentionDays,
       now,
     }),
     health: createHealthRepository(prisma),
+    backtest: createBacktestService({
+      repo: createBacktestRepository(deps.sql),
+      policy,
+      now,
+      log,
+    }),
   };
 }
 

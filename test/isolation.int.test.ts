@@ -62,6 +62,15 @@ const INPUTS: Record<string, unknown> = {
   "screening.screen": { type: "signup", email: "victim@a-secret.example", ip: "192.0.2.200" },
   "screenings.list": { search: "victim@a-secret.example" },
   "screenings.counts": undefined,
+  "backtest.start": {
+    rules: { ...DEFAULT_RULES, rule_high_risk: true, rule_signup_velocity: true },
+    templates: DEFAULT_TEMPLATES,
+    rule_settings: {},
+    blocklist: { countries: ["KP"], email_providers: [] },
+    days: 30,
+  },
+  "backtest.status": undefined,
+  "backtest.cancel": undefined,
 };
 
 describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {

@@ -1,19 +1,20 @@
 /**
  * Opens the database the configuration names: embedded PGlite under DATA_DIR when there is
  * no DATABASE_URL, PostgreSQL through node-postgres otherwise. Pending migrations are applied
- * before the client is handed out, in both modes.
+ * before the client is handed out, in both modes, by a short-lived child process
+ * (migrate-child.ts), so the server never loads the schema engine. Each driver is imported
+ * only in its own mode: a PostgreSQL server never loads PGlite.
  */
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { PrismaPg } from "@prisma/adapter-pg";
+import type { PGlite } from "@electric-sql/pglite";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type ChangeFeed, createLocalChangeFeed, createPostgresChangeFeed } from "./change-feed.ts";
+import { copyTemplate, hasDataDir, openPGlite } from "./embedded.ts";
 import { PrismaClient } from "./generated/client.ts";
-import { applyMigrations, migrationNames } from "./migrate.ts";
-import { pgliteRunner, postgresRunner, type SqlRunner } from "./sql-runner.ts";
+import { migrateInChildProcess } from "./migrate-child.ts";
+import { migrationNames } from "./migrate-names.ts";
+import { pgliteRunner, postgresRunner, type SqlQuery, type SqlRunner } from "./sql-runner.ts";
 
 export type Database = {
   kind: "embedded" | "postgres";
@@ -32,24 +33,44 @@ export type Database = {
 export class DatabaseUnavailableError extends Error {}
 
 export type DatabaseOptions =
-  | { kind: "embedded"; dataDir?: string; pglite?: PGlite }
+  | {
+      kind: "embedded";
+      dataDir?: string;
+      /** An open PGlite (tests); migrated in this process, which then holds the engine. */
+      pglite?: PGlite;
+      /** A migrated data dir (dist/db-template): an empty data dir starts as a copy of it
+       * instead of initdb and every migration. */
+      template?: string;
+    }
   | { kind: "postgres"; url: string };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === "postgres") return openPostgres(options.url);
+  const { PrismaPGlite } = await import("pglite-prisma-adapter");
   let pglite = options.pglite;
+  let applied: string[] = [];
   if (!pglite) {
     const dir = options.dataDir ? join(options.dataDir, "pgdata") : undefined;
-    if (dir) await mkdir(dir, { recursive: true });
-    pglite = await PGlite.create(dir);
+    if (dir) {
+      const opened = await openEmbeddedDir(dir, options.template);
+      pglite = opened.pglite;
+      applied = opened.applied;
+    } else {
+      pglite = await openPGlite(undefined);
+    }
   }
-  const adapter = new PrismaPGlite(pglite);
   const owned = pglite;
+  const adapter = new PrismaPGlite(owned);
   return finishOpen({
     kind: "embedded",
     adapter,
+    applied,
     sql: pgliteRunner(owned),
-    migrate: () => applyMigrations(adapter),
+    // Only an in-memory or handed-in PGlite is migrated here: no other process can reach it.
+    migrate:
+      options.pglite || !options.dataDir
+        ? async () => (await import("./migrate.ts")).applyMigrations(adapter)
+        : undefined,
     poolStats: () => null,
     openChangeFeed: createLocalChangeFeed,
     async closeDriver() {
@@ -58,8 +79,32 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   });
 }
 
+/**
+ * PGlite on a data dir, migrated. One process at a time may open a data dir, so a pending
+ * migration closes it, runs the migration process on it and opens it again (only after an
+ * upgrade); an empty dir without a template is created and migrated by that process.
+ */
+async function openEmbeddedDir(dir: string, template: string | undefined) {
+  let applied: string[] = [];
+  if (!hasDataDir(dir)) {
+    if (template && hasDataDir(template)) await copyTemplate(template, dir);
+    else applied = await migrateInChildProcess({ kind: "embedded", dir });
+  }
+  let pglite = await openPGlite(dir);
+  if (await hasPendingMigrations((text) => pglite.query(text).then((r) => r.rows as never))) {
+    await pglite.close();
+    applied = await migrateInChildProcess({ kind: "embedded", dir });
+    pglite = await openPGlite(dir);
+  }
+  return { pglite, applied };
+}
+
 async function openPostgres(url: string): Promise<Database> {
   await checkReachable(url);
+  const applied = (await hasPendingMigrations(oneShot(url)))
+    ? await migrateInChildProcess({ kind: "postgres", url })
+    : [];
+  const { PrismaPg } = await import("@prisma/adapter-pg");
   const pool = new pg.Pool({ connectionString: url });
   // A connection PostgreSQL ends (failover, restart, pg_terminate_backend) can emit "error"
   // while checked out with no listener, which would end the process (seen in the fault
@@ -69,20 +114,9 @@ async function openPostgres(url: string): Promise<Database> {
   return finishOpen({
     kind: "postgres",
     adapter: new PrismaPg(pool),
+    applied,
     // The screening hot path shares the pool (and its error handling).
     sql: postgresRunner(pool),
-    async migrate() {
-      // Migrations run on one connection of their own, closed afterwards: the engine's
-      // advisory lock is then taken and released in one session and never outlives the
-      // migration (a pooled one kept it, and a second instance starting timed out waiting).
-      const migrationPool = new pg.Pool({ connectionString: url, max: 1 });
-      migrationPool.on("error", () => {});
-      try {
-        return await applyMigrations(new PrismaPg(migrationPool));
-      } finally {
-        await migrationPool.end();
-      }
-    },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     openChangeFeed: (log) => createPostgresChangeFeed(url, log),
     async closeDriver() {
@@ -91,21 +125,41 @@ async function openPostgres(url: string): Promise<Database> {
   });
 }
 
+/** One query on a connection of its own, closed afterwards. */
+function oneShot(url: string): SqlQuery {
+  return async <T>(text: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(text)).rows as T[];
+    } finally {
+      await client.end().catch(() => {});
+    }
+  };
+}
+
 async function finishOpen(options: {
   kind: Database["kind"];
   adapter: SqlMigrationAwareDriverAdapterFactory;
+  /** Migrations already applied by the caller (the migration process). */
+  applied: string[];
   sql: SqlRunner;
-  migrate: () => Promise<string[]>;
+  /** Applies pending migrations in this process; absent when the caller has done it. */
+  migrate?: () => Promise<string[]>;
   poolStats: Database["poolStats"];
   openChangeFeed: Database["openChangeFeed"];
   closeDriver: () => Promise<void>;
 }): Promise<Database> {
   const { kind, adapter, sql, poolStats, openChangeFeed, closeDriver } = options;
   const prisma = new PrismaClient({ adapter });
-  // The schema engine (WebAssembly, a few hundred MB) is loaded only when a migration is
-  // pending: most starts find the database up to date. (Once loaded it stays: the bindings
-  // keep callbacks into it that outlive the migration, so dropping it crashes the process.)
-  const applied = (await hasPendingMigrations(prisma)) ? await options.migrate() : [];
+  // In-process migration is left only for a database no other process can open (in memory
+  // or handed in by a test); the schema engine then stays loaded, as its bindings keep
+  // callbacks into it that outlive the migration.
+  const { migrate } = options;
+  const applied =
+    migrate && (await hasPendingMigrations((text) => sql.query(text)))
+      ? await migrate()
+      : options.applied;
   return {
     kind,
     prisma,
@@ -121,11 +175,12 @@ async function finishOpen(options: {
 }
 
 /** Whether a migration of the folder is not recorded as applied (or the table is missing). */
-async function hasPendingMigrations(prisma: PrismaClient): Promise<boolean> {
+async function hasPendingMigrations(query: SqlQuery): Promise<boolean> {
   try {
-    const rows = await prisma.$queryRaw<{ migration_name: string }[]>`
-      SELECT migration_name FROM "_prisma_migrations"
-      WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+    const rows = await query<{ migration_name: string }>(
+      `SELECT migration_name FROM "_prisma_migrations"
+       WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
     const applied = new Set(rows.map((row) => row.migration_name));
     return (await migrationNames()).some((name) => !applied.has(name));
   } catch {

@@ -49,7 +49,8 @@ describe("migrations", () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+    // initdb and every migration in the migration process: about 30 s on a busy 2-core host.
+  }, 120_000);
 
   it.runIf(process.env.TEST_DATABASE_URL)(
     "apply to an empty PostgreSQL database, and a second start applies nothing",

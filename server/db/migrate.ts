@@ -5,16 +5,18 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import {
   bindMigrationAwareSqlAdapterFactory,
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
 import * as bg from "@prisma/schema-engine-wasm/schema_engine_bg";
 
-export const PRISMA_DIR = resolve(import.meta.dirname, "../../prisma");
+import { MIGRATIONS_DIR, PRISMA_DIR } from "./migrate-names.ts";
+
+export { migrationNames, PRISMA_DIR } from "./migrate-names.ts";
+
 const SCHEMA_PATH = join(PRISMA_DIR, "schema.prisma");
-const MIGRATIONS_DIR = join(PRISMA_DIR, "migrations");
 const NO_FILTERS = { externalTables: [], externalEnums: [] };
 
 /**
@@ -108,14 +110,6 @@ export async function readMigrationsList() {
     shadowDbInitScript: "",
     migrationDirectories,
   };
-}
-
-/** The migration folder's names; cheap, for checking whether any is pending. */
-export async function migrationNames(): Promise<string[]> {
-  return (await readdir(MIGRATIONS_DIR, { withFileTypes: true }))
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
 }
 
 /** Applies pending migrations; returns the names applied (empty when up to date). */

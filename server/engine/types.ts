@@ -36,6 +36,20 @@ export type EventSubject = {
   referralCode: string | null;
   referrerUserId: string | null;
   cardFingerprint: string | null;
+  /** What the browser collector saw (warden.js), when the screening came with its token. */
+  browser?: BrowserSignals | null;
+};
+
+/** From the browser collector: automation, and how the watched form was filled (if one was). */
+export type BrowserSignals = {
+  webdriver: boolean;
+  behavior: {
+    timeToSubmitMs: number | null;
+    pointerEvents: number;
+    keyEvents: number;
+    keyIntervalSdMs: number | null;
+    pasteCount: number;
+  } | null;
 };
 
 /** Every kind of thing Warden judges. */

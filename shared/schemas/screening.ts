@@ -4,6 +4,7 @@
  * rely on these names. Input is snake_case and strict (an unknown key is a 400 naming it).
  */
 import { z } from "zod";
+import { SIGNALS_STATUSES } from "./collect.ts";
 import { RULE_KEYS } from "./rules.ts";
 
 export const SCREEN_TYPES = [
@@ -61,7 +62,11 @@ export const ZScreenInput = z.strictObject({
     .regex(/^[A-Za-z]{3}$/, "must be a three-letter ISO 4217 code")
     .transform((value) => value.toLowerCase())
     .optional(),
-  /** The token from the browser collector (warden.js); accepted and ignored until it exists. */
+  /**
+   * The token from the browser collector (warden.js `await Warden.token()`): its signals fill
+   * device_id, timezone, origin, referrer, url and ip where these are not sent, and feed
+   * rule_entropy. Single use, 10 minutes; a bad one never fails the screening.
+   */
   signals: text(4096).optional(),
 });
 export type ScreenInput = z.input<typeof ZScreenInput>;
@@ -87,6 +92,11 @@ export const ZScreenResult = z.object({
   /** Rules in monitor mode that would have fired; they never change the decision. */
   monitored: z.array(ZReason),
   took_ms: z.number(),
+  /**
+   * Only when `signals` was sent: accepted (used), expired, used (already screened once),
+   * or invalid (malformed, unknown, or another account's). The decision stands either way.
+   */
+  signals: z.enum(SIGNALS_STATUSES).optional(),
 });
 export type ScreenResult = z.infer<typeof ZScreenResult>;
 
@@ -98,6 +108,8 @@ export const ZScreeningRow = z.object({
   user_id: z.string().nullable(),
   email: z.string().nullable(),
   ip: z.string().nullable(),
+  /** The address the browser collector saw, when the screening came with its token. */
+  collect_ip: z.string().nullable(),
   decision: z.enum(DECISIONS),
   score: z.number(),
   reasons: z.array(ZReason),

@@ -7,7 +7,11 @@ import { type BrowserContext, chromium, type Page } from "playwright-core";
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ARTIFACTS_DIR = join(process.cwd(), "test-results");
 
-export async function launchBrowser(viewport = { width: 1280, height: 800 }) {
+export async function launchBrowser(
+  viewport = { width: 1280, height: 800 },
+  /** More Chromium flags, e.g. --disable-blink-features=AutomationControlled. */
+  extraArgs: string[] = [],
+) {
   const profile = await mkdtemp(join(tmpdir(), "warden-chromium-"));
   const context: BrowserContext = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -22,6 +26,7 @@ export async function launchBrowser(viewport = { width: 1280, height: 800 }) {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...extraArgs,
     ],
   });
   return {

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "vite";
 import type { TestProject } from "vitest/node";
+import { buildCollector } from "../../scripts/build-collector.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -26,6 +27,7 @@ export default async function setup(project: TestProject) {
       logLevel: "warn",
       build: { outDir, emptyOutDir: true, sourcemap: false },
     });
+    await buildCollector(outDir);
   } finally {
     process.env.NODE_ENV = nodeEnv;
   }

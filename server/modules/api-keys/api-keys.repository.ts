@@ -38,6 +38,14 @@ export function createApiKeysRepository(prisma: PrismaClient) {
       });
     },
 
+    /** Whether any merchant holds a live key (then Warden is used for screening). */
+    async anyLive(): Promise<boolean> {
+      return (
+        (await prisma.apiKey.findFirst({ where: { revokedAt: null }, select: { id: true } })) !==
+        null
+      );
+    },
+
     async touch(id: string, at: Date): Promise<void> {
       await prisma.apiKey.updateMany({ where: { id }, data: { lastUsedAt: at } });
     },

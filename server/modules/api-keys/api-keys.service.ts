@@ -33,13 +33,15 @@ type Deps = {
   /** Requests per key per minute, per instance. */
   ratePerMinute: number;
   log: { warn(obj: object, msg: string): void };
+  /** After a key is created: the screening path gets ready before the first call. */
+  onCreated?: () => void;
 };
 
 type Known =
   | { id: string; accountId: string; kind: ApiKeyKind; at: number }
   | { id: null; at: number };
 
-export function createApiKeysService({ repo, changes, now, ratePerMinute, log }: Deps) {
+export function createApiKeysService({ repo, changes, now, ratePerMinute, log, onCreated }: Deps) {
   const byHash = new Map<string, Known>();
   const touched = new Map<string, number>();
   const windows = new Map<string, { start: number; count: number }>();
@@ -87,6 +89,7 @@ export function createApiKeysService({ repo, changes, now, ratePerMinute, log }:
         start: key.slice(0, START_LENGTH),
         keyHash: sha256Hex(key),
       });
+      onCreated?.();
       return {
         id: row.id,
         name: row.name,
@@ -95,6 +98,9 @@ export function createApiKeysService({ repo, changes, now, ratePerMinute, log }:
         created_at: row.createdAt.toISOString(),
       };
     },
+
+    /** Whether any merchant holds a live key, so Warden is used for screening. */
+    anyLive: () => repo.anyLive(),
 
     async list(accountId: string): Promise<ApiKeyView[]> {
       return (await repo.list(accountId)).map((row) => ({

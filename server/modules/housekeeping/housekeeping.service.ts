@@ -1,9 +1,11 @@
 /**
  * Housekeeping: expired sessions and tokens, stale rate-limit counters, screenings past
  * retention, and the screenings' counting rows past the longest window a rule looks back
- * (400 days; request events, counted over one minute, after a day).
+ * (400 days; request events, counted over one minute, after a day), and the browser
+ * collector's signal tokens a day after they expired.
  */
 import type { AuthService } from "../auth/auth.service.ts";
+import type { CollectorService } from "../collector/collector.service.ts";
 import type { ScreeningRepository } from "../screening/screening.repository.ts";
 import type { ThrottleService } from "../throttle/throttle.service.ts";
 
@@ -14,6 +16,7 @@ export function createHousekeepingService(deps: {
   auth: Pick<AuthService, "purgeExpired">;
   throttle: Pick<ThrottleService, "purgeStale">;
   screenings: Pick<ScreeningRepository, "purge">;
+  signalTokens?: Pick<CollectorService, "purgeExpired">;
   retentionDays: number;
   now: () => Date;
 }) {
@@ -26,7 +29,14 @@ export function createHousekeepingService(deps: {
         identities: new Date(at - LONGEST_WINDOW_DAYS * DAY_MS),
         requests: new Date(at - DAY_MS),
       });
-      return { sessions, tokens, rateLimits: await deps.throttle.purgeStale(), ...screenings };
+      const signalTokens = (await deps.signalTokens?.purgeExpired(new Date(at - DAY_MS))) ?? 0;
+      return {
+        sessions,
+        tokens,
+        rateLimits: await deps.throttle.purgeStale(),
+        ...screenings,
+        signalTokens,
+      };
     },
   };
 }

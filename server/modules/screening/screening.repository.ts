@@ -26,6 +26,9 @@ export type StoredScreening = {
   reasons: unknown;
   monitored: unknown;
   input: unknown;
+  /** The browser collector's address and signals, when the screening consumed a token. */
+  collectIp?: string | null;
+  signals?: unknown;
   blocked: boolean;
   identities: Identities;
 };
@@ -145,6 +148,8 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
         JSON.stringify(s.reasons),
         JSON.stringify(s.monitored),
         JSON.stringify(s.input),
+        s.collectIp ?? null,
+        s.signals == null ? null : JSON.stringify(s.signals),
         s.identities.subject,
         s.identities.values.user ?? null,
         s.identities.values.card ?? null,
@@ -154,10 +159,10 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
       const rows = ids.map(([kind, value]) => {
         params.push(kind, value);
         const k = params.length - 1;
-        return `($2, $1, $${k}, $${k + 1}, $4, $3, $15, $16, $17, $18, $19)`;
+        return `($2, $1, $${k}, $${k + 1}, $4, $3, $17, $18, $19, $20, $21)`;
       });
-      const insertScreening = `INSERT INTO "Screening" ("id", "accountId", "createdAt", "type", "userId", "email", "ip", "country", "decision", "score", "rules", "reasons", "monitored", "input")
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text[], $12::jsonb, $13::jsonb, $14::jsonb)`;
+      const insertScreening = `INSERT INTO "Screening" ("id", "accountId", "createdAt", "type", "userId", "email", "ip", "country", "decision", "score", "rules", "reasons", "monitored", "input", "collectIp", "signals")
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text[], $12::jsonb, $13::jsonb, $14::jsonb, $15, $16::jsonb)`;
       const text =
         rows.length === 0
           ? insertScreening
@@ -165,7 +170,7 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
              INSERT INTO "ScreeningIdentity" ("accountId", "screeningId", "kind", "value", "type", "at", "subject", "userId", "card", "promo", "blocked")
              VALUES ${rows.join(", ")}`;
       // Without identity rows the statement uses only the screening's own parameters.
-      await query(text, rows.length === 0 ? params.slice(0, 14) : params);
+      await query(text, rows.length === 0 ? params.slice(0, 16) : params);
       return id;
     },
 

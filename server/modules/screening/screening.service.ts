@@ -6,26 +6,28 @@
  * before the answer goes back.
  */
 import type { ScreenEvent, ScreenResult } from "../../../shared/schemas/screening.ts";
-import { emailDomain } from "../../engine/email-domain.ts";
 import { evaluate } from "../../engine/evaluate.ts";
 import type { EventSubject, Features, Policy } from "../../engine/types.ts";
+import type { Consumed } from "../collector/collector.service.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
+import { withCollected } from "./collected.ts";
 import { isBotUserAgent } from "./features/bots.ts";
 import { emailRandomness } from "./features/entropy.ts";
 import { lookupIp } from "./features/geo.ts";
-import { ipKeys, normalizeEmail } from "./features/identity.ts";
+import { normalizeEmail } from "./features/identity.ts";
 import { timezoneFitsCountry } from "./features/timezones.ts";
-import { identitiesOf } from "./identities.ts";
-import { countsOf, probesFor } from "./probes.ts";
-import type { HistoryQuery, ScreeningRepository } from "./screening.repository.ts";
+import { countsOf } from "./probes.ts";
+import type { ScreeningRepository } from "./screening.repository.ts";
+import { screeningInputs } from "./screening-inputs.ts";
 
-const DAY_SECONDS = 86_400;
 const SERIALIZED = new Set(["signup", "trial_start", "promo_redemption", "referral", "checkout"]);
 
 type Deps = {
   repo: ScreeningRepository;
   policy: PolicyService;
   now: () => Date;
+  /** Takes a browser collector token's signals, once (collector.service.ts). */
+  signals: { consume(accountId: string, token: string): Promise<Consumed> };
   /** Told each decision and how long it took (the metrics). */
   observe?: (decision: string, seconds: number) => void;
 };
@@ -66,35 +68,21 @@ export function featuresOf(subject: EventSubject, policy: Policy, base: Features
   };
 }
 
-export function createScreeningService({ repo, policy, now, observe }: Deps) {
+export function createScreeningService({ repo, policy, now, signals, observe }: Deps) {
   return {
     async screen(accountId: string, event: ScreenEvent): Promise<ScreenResult> {
       const started = performance.now();
       const at = now();
       const loaded = await policy.load(accountId);
-      const subject = subjectOf(event);
-      const features = featuresOf(subject, loaded, policy.features());
-      const domain = emailDomain(subject.email);
-      const keys = subject.ip ? ipKeys(subject.ip) : null;
-      const ids = identitiesOf(subject, {
-        normalizedEmail: features.normalizedEmail ?? null,
-        ipKey: keys?.ip ?? null,
-        subnetKey: keys?.subnet ?? null,
-        disposable: domain !== null && features.disposableDomains.has(domain),
-      });
-      const probes = probesFor(subject, ids, loaded, at);
-      const farming = loaded.settings.rule_farming;
-      const history: HistoryQuery | null =
-        loaded.enabled.rule_farming &&
-        farming.refunds &&
-        subject.type === "checkout" &&
-        (subject.email || subject.cardFingerprint)
-          ? {
-              email: subject.email,
-              card: subject.cardFingerprint,
-              since: Math.floor(at.getTime() / 1000) - farming.refund_window_days * DAY_SECONDS,
-            }
-          : null;
+      // Fail-open: a bad token leaves the event as the backend sent it (the answer says why).
+      const collected = event.signals ? await signals.consume(accountId, event.signals) : null;
+      const { subject, features, ids, probes, history } = screeningInputs(
+        event,
+        loaded,
+        policy.features(),
+        at,
+        collected?.signals ?? null,
+      );
       const judgeAndStore = async (db?: Parameters<typeof repo.store>[1]) => {
         const counted = await repo.countIdentities(accountId, probes, history, db);
         const evaluation = evaluate(subject, loaded, {
@@ -119,6 +107,8 @@ export function createScreeningService({ repo, policy, now, observe }: Deps) {
             reasons: evaluation.reasons,
             monitored: evaluation.monitored,
             input,
+            collectIp: collected?.signals?.collect_ip ?? null,
+            signals: collected?.signals ?? null,
             blocked: evaluation.decision === "block",
             identities: ids,
           },
@@ -143,6 +133,7 @@ export function createScreeningService({ repo, policy, now, observe }: Deps) {
         reasons: evaluation.reasons,
         monitored: evaluation.monitored,
         took_ms: Math.round(tookMs * 100) / 100,
+        ...(collected ? { signals: collected.status } : {}),
       };
     },
   };

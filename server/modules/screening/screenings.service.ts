@@ -64,6 +64,7 @@ export function createScreeningsService({
             user_id: row.userId,
             email: row.email,
             ip: row.ip,
+            collect_ip: row.collectIp,
             decision: row.decision as ScreeningRow["decision"],
             score: row.score,
             reasons: row.reasons as ScreeningRow["reasons"],

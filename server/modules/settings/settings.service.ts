@@ -11,6 +11,7 @@ import {
   type SettingsView,
   secretHint,
 } from "../../../shared/schemas/settings.ts";
+import type { ChangeFeed } from "../../db/change-feed.ts";
 import type { Encryptor } from "../../lib/encryption.ts";
 import type { StripeConnectService } from "../stripe/connect/stripe-connect.service.ts";
 import type { SealedSecret, SettingsRepository, SettingsRow } from "./settings.repository.ts";
@@ -26,7 +27,16 @@ type Deps = {
   publicUrl: string;
   /** A new secret key passed Stripe's check and was saved. */
   onSecretKeySaved?: (accountId: string) => Promise<void>;
+  /** The account's settings were saved: caches of them (the webhook secret) drop their copy. */
+  onChange?: (accountId: string) => void;
 };
+
+export const SETTINGS_TOPIC = "settings";
+
+/** What the settings service calls after a change, so every instance drops cached settings. */
+export function settingsChangeNotifier(changes: ChangeFeed): (accountId: string) => void {
+  return (accountId) => changes.publish({ topic: SETTINGS_TOPIC, accountId });
+}
 
 export function createSettingsService({
   repo,
@@ -35,6 +45,7 @@ export function createSettingsService({
   connect,
   publicUrl,
   onSecretKeySaved,
+  onChange,
 }: Deps) {
   // The associated data ties each ciphertext to its account and field.
   const aad = (accountId: string, field: SecretField) => `${accountId}:${field}`;
@@ -68,6 +79,7 @@ export function createSettingsService({
         stripeSecret: seal(accountId, "stripe_secret", update.stripe_secret),
         stripeWebhookSecret: seal(accountId, "stripe_webhook_secret", update.stripe_webhook_secret),
       });
+      onChange?.(accountId);
       if (newKey) await onSecretKeySaved?.(accountId);
       if (newKey && publicUrl.startsWith("https:") && !update.stripe_webhook_secret) {
         const url = await webhookUrlFor(accountId);
@@ -82,7 +94,9 @@ export function createSettingsService({
     /** Sets the webhook signing secret alone, sealed like any other secret. */
     async setWebhookSecret(accountId: string, secret: string): Promise<void> {
       const sealed = seal(accountId, "stripe_webhook_secret", secret);
-      if (sealed) await repo.saveWebhookSecret(accountId, sealed);
+      if (!sealed) return;
+      await repo.saveWebhookSecret(accountId, sealed);
+      onChange?.(accountId);
     },
 
     /** The decrypted Stripe credentials, for server-side Stripe calls only; never for a client. */

@@ -79,20 +79,18 @@ export function createTransactionsRepository(prisma: PrismaClient) {
     },
 
     /**
-     * Charges per UTC day and currency since `since` (Unix seconds). A range on the
-     * (accountId, created) index, so its cost follows the window, not the table.
+     * Charges per UTC day and currency for days `firstDay`..`lastDay` (days since the epoch),
+     * read from the daily rollup the "Transaction" triggers keep (its shards summed), so the
+     * cost follows the number of days, not the number of charges in them.
      */
-    async dayBuckets(accountId: string, since: number, until: number): Promise<DayBucket[]> {
+    async dayBuckets(accountId: string, firstDay: number, lastDay: number): Promise<DayBucket[]> {
       return prisma.$queryRaw<DayBucket[]>`
-        SELECT ("created" / 86400)::int AS "day",
-               "currency",
-               (count(*) FILTER (WHERE "blockedBy" IS NULL))::int AS "allowed",
-               (count(*) FILTER (WHERE "blockedBy" IS NOT NULL))::int AS "blocked",
-               coalesce(sum("amountRefunded"), 0)::float8 AS "refunded"
-        FROM "Transaction"
-        WHERE "accountId" = ${accountId}
-          AND "created" >= ${since} AND "created" < ${until}
-          AND "hasCharge"
+        SELECT "day", "currency",
+               sum("allowed")::int AS "allowed",
+               sum("blocked")::int AS "blocked",
+               sum("refunded")::float8 AS "refunded"
+        FROM "TransactionDay"
+        WHERE "accountId" = ${accountId} AND "day" >= ${firstDay} AND "day" <= ${lastDay}
         GROUP BY 1, 2`;
     },
   };

@@ -60,7 +60,7 @@ export function createTransactionsService(repo: TransactionsRepository, now: () 
     async summary(accountId: string): Promise<DashboardSummary> {
       const today = Math.floor(now().getTime() / 1000 / DAY);
       const firstDay = today - (SUMMARY_DAYS - 1);
-      const buckets = await repo.dayBuckets(accountId, firstDay * DAY, (today + 1) * DAY);
+      const buckets = await repo.dayBuckets(accountId, firstDay, today);
       const days = Array.from({ length: SUMMARY_DAYS }, (_, i) => ({
         day: dayLabel(firstDay + i),
         allowed: 0,

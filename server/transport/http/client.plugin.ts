@@ -2,7 +2,8 @@
  * Serves the built React client. / is the prerendered landing page (landing.html, its own lean
  * bundle), or a redirect to the console for a signed-in visitor. Unknown paths under /api,
  * /trpc and /webhooks get a 404 JSON body; any other GET gets index.html so the client's router
- * can take it.
+ * can take it. /sdk/warden.js and /sdk/warden.mjs (the browser collector, built beside the
+ * client) are loaded by merchants' pages on other origins: they are served to any origin.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -23,6 +24,11 @@ export async function clientPlugin(app: FastifyInstance, { clientDir }: { client
       setHeaders(reply, path) {
         if (path.includes(`${join(clientDir, "assets")}`)) {
           reply.header("cache-control", "public, max-age=31536000, immutable");
+        } else if (path.startsWith(join(clientDir, "sdk"))) {
+          // Unversioned URLs: short caching, so a new Warden reaches pages within minutes.
+          reply.header("cache-control", "public, max-age=300");
+          reply.header("cross-origin-resource-policy", "cross-origin");
+          reply.header("access-control-allow-origin", "*");
         }
       },
     });

@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { ZCredentials } from "../../../shared/schemas/auth.ts";
 import type { Services } from "../../services.ts";
 import { callerFor } from "./caller.ts";
+import { collectRoutes } from "./collect.routes.ts";
 import { consoleRoutes } from "./console.routes.ts";
 import { openapiPlugin } from "./openapi.plugin.ts";
 import { screeningRoutes } from "./screening.routes.ts";
@@ -26,4 +27,5 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
 
   await app.register(consoleRoutes, { services });
   await app.register(screeningRoutes, { services });
+  await app.register(collectRoutes, { services });
 }

@@ -1,5 +1,6 @@
 import { apiKeysRouter } from "./api-keys.router.ts";
 import { authRouter } from "./auth.router.ts";
+import { backtestRouter } from "./backtest.router.ts";
 import { blocklistRouter } from "./blocklist.router.ts";
 import { dashboardRouter } from "./dashboard.router.ts";
 import { createCallerFactory, router } from "./init.ts";
@@ -24,6 +25,7 @@ export const appRouter = router({
   ruleSettings: ruleSettingsRouter,
   screening: screeningRouter,
   screenings: screeningsRouter,
+  backtest: backtestRouter,
 });
 
 export type AppRouter = typeof appRouter;

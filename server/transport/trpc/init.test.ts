@@ -54,7 +54,7 @@ describe("procedure builders", () => {
       caller: viaPublishable,
       session: null,
       console: "UNAUTHORIZED",
-      backend: "UNAUTHORIZED",
+      backend: "FORBIDDEN",
     },
   ])("$name: console $console, backend $backend", async (row) => {
     const api = callerOf(

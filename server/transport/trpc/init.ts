@@ -84,6 +84,13 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
  * does not pass, and neither does a publishable key (it can only collect).
  */
 export const apiKeyProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (ctx.caller?.via === "apiKey" && ctx.caller.key?.kind === "publishable") {
+    throw new TRPCError({
+      code: "FORBIDDEN",
+      message:
+        "This is a publishable key (wdn_pk_…): it can only collect in the browser. Screen with a secret key (wdn_sk_…) from your backend.",
+    });
+  }
   if (ctx.caller?.via !== "apiKey" || ctx.caller.key?.kind !== "secret") {
     throw new TRPCError({
       code: "UNAUTHORIZED",

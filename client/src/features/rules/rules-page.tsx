@@ -7,6 +7,7 @@ import { ToggleList } from "../../components/toggle-list.tsx";
 import { drivenByText } from "../../lib/rule-format.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { useAutosave } from "../../lib/use-autosave.ts";
+import { BacktestPanel } from "./backtest-panel.tsx";
 import { RuleSettingsPanel } from "./rule-settings-panel.tsx";
 import { ThresholdInput } from "./threshold-input.tsx";
 import "./rules.css";
@@ -28,6 +29,8 @@ function RulesEditor() {
   const refreshEffective = () =>
     queryClient.invalidateQueries({ queryKey: trpc.ruleSettings.effective.queryKey() });
   const put = useMutation(trpc.rules.put.mutationOptions());
+  const templates = useQuery(trpc.templates.get.queryOptions());
+  const blocklist = useQuery(trpc.blocklist.get.queryOptions());
   const rules = useAutosave<Rules>({
     data: query.data,
     save: put.mutateAsync,
@@ -90,6 +93,19 @@ function RulesEditor() {
         </section>
       ))}
       <SaveStatus saving={rules.saving} error={rules.error} />
+      <BacktestPanel
+        settings={() =>
+          // The page's rules as shown (saved or not) and the settings that run for each rule.
+          templates.data && blocklist.data && effective.data
+            ? {
+                rules: value,
+                templates: templates.data,
+                rule_settings: effective.data.settings,
+                blocklist: blocklist.data,
+              }
+            : null
+        }
+      />
     </>
   );
 }

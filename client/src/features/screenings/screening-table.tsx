@@ -50,6 +50,14 @@ export function ScreeningTable({ rows }: { rows: ScreeningRow[] }) {
               {open.has(row.id) && (
                 <tr className="sc-detail" id={`screening-${row.id}`}>
                   <td colSpan={COLUMNS.length}>
+                    {row.collect_ip && (
+                      <p className="sc-collect">
+                        IP seen by warden.js: <b data-collect-ip>{row.collect_ip}</b>
+                        {row.ip && row.ip !== row.collect_ip
+                          ? ` (your backend sent ${row.ip})`
+                          : ""}
+                      </p>
+                    )}
                     <ScreeningReasons row={row} />
                   </td>
                 </tr>

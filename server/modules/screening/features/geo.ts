@@ -6,10 +6,12 @@
  * DB-IP"); attribution is required, see DATA.md. DATA.md also has the memory and speed figures
  * that chose these flavours.
  */
+
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { BlockList } from "node:net";
 import { Reader, type Response } from "mmdb-lib";
+import { memo } from "../../../lib/memo.ts";
 import { isHostingAsn } from "./hosting-asns.ts";
 import { formatIPv4, formatIPv6, type ParsedIp, parseIp } from "./ip-parse.ts";
 import { type AsnTable, loadAsnTable } from "./ip-range-table.ts";
@@ -76,6 +78,13 @@ function key(parsed: ParsedIp): number[] {
 
 /** Country (ISO 3166 alpha-2), ASN, AS organisation and hosting flag of an address, offline. */
 export function lookupIp(ip: string): IpLookup {
+  return lookupMemo(ip);
+}
+
+// A range search per address; a backtest asks again for every event from the same address.
+const lookupMemo = memo(lookupUncached);
+
+function lookupUncached(ip: string): IpLookup {
   const parsed = parseIp(ip);
   if (parsed === null) return NOTHING;
   const text = parsed.version === 4 ? formatIPv4(parsed.value) : formatIPv6(parsed.groups);

@@ -74,31 +74,31 @@ export function createStripeIngestService({
       const effect = effectOf(event);
       const loaded = effect ? await policy.load(accountId) : null;
       // A warning or authorization can arrive before its charge: ask Stripe for the charge.
-      if (effect && !effect.snapshot) {
-        const known = await repo.findTransaction(accountId, effect.chargeId);
-        if (!known?.hasCharge) {
-          effect.fetched = (await fetchCharge(accountId, effect.chargeId)) ?? undefined;
-        }
+      if (effect && !effect.snapshot && !(await repo.hasCharge(accountId, effect.chargeId))) {
+        effect.fetched = (await fetchCharge(accountId, effect.chargeId)) ?? undefined;
       }
 
       const features = {
         ...policy.features(),
         counts: await cardCounts(accountId, effect, loaded),
       };
+      const record = {
+        accountId,
+        eventId: event.id,
+        type: event.type,
+        created: event.created,
+        status: effect ? "applied" : "ignored",
+        chargeId: effect?.chargeId ?? null,
+      };
       let recordedAction = false;
       const status = await repo.transaction(async (tx) => {
-        const fresh = await repo.recordEvent(tx, {
-          accountId,
-          eventId: event.id,
-          type: event.type,
-          created: event.created,
-          status: effect ? "applied" : "ignored",
-          chargeId: effect?.chargeId ?? null,
-        });
-        if (!fresh) return "duplicate" as const;
-        if (!effect || !loaded) return "ignored" as const;
-
-        const row = await repo.lockTransaction(tx, accountId, effect.chargeId);
+        if (!effect || !loaded) {
+          return (await repo.recordEvent(tx, record))
+            ? ("ignored" as const)
+            : ("duplicate" as const);
+        }
+        const row = await repo.recordEventAndLock(tx, { ...record, chargeId: effect.chargeId });
+        if (!row) return "duplicate" as const;
         const { update, action } = applyEvent(row, effect, loaded, features, { act });
         if (action) {
           await repo.createAction(tx, {

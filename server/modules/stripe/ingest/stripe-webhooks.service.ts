@@ -1,10 +1,13 @@
 /**
  * A Stripe delivery for one merchant's endpoint: find the account, check the signature on the
- * raw bytes with the account's signing secret, and ingest the event.
+ * raw bytes with the account's signing secret, and ingest the event. The account and its
+ * secret come from a cache that settings changes invalidate (endpoint-cache.ts).
  */
 import Stripe from "stripe";
+import type { ChangeFeed } from "../../../db/change-feed.ts";
 import { AppError } from "../../../lib/app-error.ts";
 import type { StripeCredentials } from "../../../lib/stripe-client.ts";
+import { createEndpointCache } from "./endpoint-cache.ts";
 import type { StripeEventsRepository } from "./stripe-events.repository.ts";
 import type { IngestStatus, StripeIngestService } from "./stripe-ingest.service.ts";
 
@@ -18,6 +21,8 @@ type Deps = {
   repo: StripeEventsRepository;
   credentials: StripeCredentials;
   ingest: StripeIngestService;
+  changes: ChangeFeed;
+  now: () => Date;
 };
 
 /** The account's webhook URL: PUBLIC_URL/webhooks/stripe/<endpointId>. */
@@ -26,17 +31,30 @@ export function createWebhookUrls(repo: StripeEventsRepository, publicUrl: strin
     `${publicUrl}/webhooks/stripe/${(await repo.findEndpointId(accountId)).webhookEndpointId}`;
 }
 
-export function createStripeWebhooksService({ repo, credentials, ingest }: Deps) {
+export function createStripeWebhooksService({ repo, credentials, ingest, changes, now }: Deps) {
+  const endpoints = createEndpointCache({
+    async lookup(endpointId) {
+      const account = await repo.findAccountByEndpoint(endpointId);
+      if (!account) return null;
+      const { webhookSecret } = await credentials.stripeCredentials(account.id);
+      return { accountId: account.id, webhookSecret };
+    },
+    changes,
+    now,
+  });
+
   return {
+    endpoints,
+
     async receive(
       endpointId: string,
       raw: Buffer,
       signature: string | undefined,
     ): Promise<{ status: IngestStatus }> {
-      const account = await repo.findAccountByEndpoint(endpointId);
-      if (!account) throw new AppError("NOT_FOUND", "Unknown webhook endpoint.");
+      const endpoint = await endpoints.get(endpointId);
+      if (!endpoint) throw new AppError("NOT_FOUND", "Unknown webhook endpoint.");
       if (!signature) throw new AppError("BAD_REQUEST", "Missing Stripe-Signature header.");
-      const secret = (await credentials.stripeCredentials(account.id)).webhookSecret;
+      const secret = endpoint.webhookSecret;
       if (!secret) {
         throw new AppError(
           "BAD_REQUEST",
@@ -54,7 +72,7 @@ export function createStripeWebhooksService({ repo, credentials, ingest }: Deps)
       } catch (error) {
         throw new AppError("BAD_REQUEST", `Invalid Stripe signature: ${(error as Error).message}`);
       }
-      return ingest.ingest(account.id, event);
+      return ingest.ingest(endpoint.accountId, event);
     },
   };
 }

@@ -1,0 +1,206 @@
+/**
+ * "Test on history": runs the settings on the page (saved or not) over the account's last
+ * 30 days of screenings and charges, in the background; shows progress while it runs, then
+ * what would change: counts, a bar per day, and the list (charges first) with the reasons.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { BacktestInput, BacktestResult } from "../../../../shared/schemas/backtest.ts";
+import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+
+type Props = { settings: () => Omit<BacktestInput, "days"> | null };
+
+const CHANGE_LABEL: Record<string, string> = { block: "Block", review: "Review", allow: "Allow" };
+
+export function BacktestPanel({ settings }: Props) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const status = useQuery(
+    trpc.backtest.status.queryOptions(undefined, {
+      refetchInterval: (query) => (query.state.data?.status === "running" ? 300 : false),
+    }),
+  );
+  const refresh = (job: unknown) =>
+    queryClient.setQueryData(trpc.backtest.status.queryKey(), job as never);
+  const start = useMutation(trpc.backtest.start.mutationOptions({ onSuccess: refresh }));
+  const cancel = useMutation(trpc.backtest.cancel.mutationOptions({ onSuccess: refresh }));
+  const job = status.data;
+  const running = job?.status === "running";
+
+  function run() {
+    const input = settings();
+    if (input) start.mutate({ ...input, days: 30 });
+  }
+
+  return (
+    <section className="config-section backtest" aria-labelledby="backtest-title">
+      <h2 id="backtest-title">Test on history</h2>
+      <p className="muted">
+        Runs the settings on this page, saved or not, over the last 30 days of screenings and
+        charges, and shows what would change. Nothing is blocked or refunded.
+      </p>
+      <div className="backtest-actions">
+        <button type="button" onClick={run} disabled={running || start.isPending}>
+          Test on history
+        </button>
+        {running && (
+          <button type="button" className="secondary" onClick={() => cancel.mutate()}>
+            Cancel
+          </button>
+        )}
+      </div>
+      {start.error && (
+        <p className="message error" role="alert">
+          {errorMessage(start.error)}
+        </p>
+      )}
+      {running && (
+        <div className="backtest-progress">
+          <progress
+            max={Math.max(1, job.total)}
+            value={job.processed}
+            aria-label="Backtest progress"
+          />
+          <span role="status">
+            Testing… {job.processed.toLocaleString()} of {job.total.toLocaleString()} events
+          </span>
+        </div>
+      )}
+      {job?.status === "cancelled" && <p role="status">Cancelled.</p>}
+      {job?.status === "failed" && (
+        <p className="message error" role="alert">
+          {job.error}
+        </p>
+      )}
+      {job?.status === "done" && job.result && <BacktestReport result={job.result} />}
+    </section>
+  );
+}
+
+function changeList(changes: Record<string, number>) {
+  const entries = Object.entries(changes);
+  if (entries.length === 0) return "no change";
+  return entries.map(([change, n]) => `${n.toLocaleString()} ${change}`).join(", ");
+}
+
+function BacktestReport({ result }: { result: BacktestResult }) {
+  const c = result.charges;
+  return (
+    <div className="backtest-report" data-backtest-report>
+      <ul className="backtest-summary">
+        <li>
+          <strong>{result.screenings.total.toLocaleString()}</strong> screenings:{" "}
+          {changeList(result.screenings.changes)}
+        </li>
+        <li>
+          <strong>{c.total.toLocaleString()}</strong> charges: {changeList(c.changes)}
+        </li>
+        <li data-newly-blocked>
+          <strong>{c.newlyBlocked.toLocaleString()}</strong> charges would be blocked;{" "}
+          <strong>{c.newlyBlockedRefundedOrDisputed.toLocaleString()}</strong> of them were later
+          refunded or disputed ({c.newlyBlockedRefunded} refunded, {c.newlyBlockedDisputed}{" "}
+          disputed).
+        </li>
+      </ul>
+      {result.byDay.length > 0 && <ChangesChart days={result.byDay} />}
+      {result.items.length > 0 ? (
+        <div className="backtest-items">
+          <table>
+            <caption>
+              What would change ({result.items.length.toLocaleString()} of{" "}
+              {result.changed.toLocaleString()}, newest first, charges first)
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">What</th>
+                <th scope="col">Decision</th>
+                <th scope="col">Why</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.items.map((item) => (
+                <tr key={`${item.kind}:${item.id}`} data-backtest-item={item.id}>
+                  <td>{item.at.slice(0, 16).replace("T", " ")}</td>
+                  <td>
+                    {item.kind === "charge" ? `Charge ${item.id}` : "Screening"}
+                    <br />
+                    <span className="muted">{item.label}</span>
+                    {item.refunded && <span className="tag">refunded</span>}
+                    {item.disputed && <span className="tag">disputed</span>}
+                  </td>
+                  <td>
+                    {CHANGE_LABEL[item.from]} → <strong>{CHANGE_LABEL[item.to]}</strong>
+                  </td>
+                  <td>
+                    {item.reasons.length === 0
+                      ? "no rule fires"
+                      : item.reasons.map((r) => r.message).join("; ")}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p role="status">No decision would change.</p>
+      )}
+    </div>
+  );
+}
+
+const WIDTH = 600;
+const HEIGHT = 120;
+const BOTTOM = 18;
+
+/** Changed decisions per UTC day, by what they would become; hand-drawn SVG. */
+function ChangesChart({ days }: { days: BacktestResult["byDay"] }) {
+  const max = Math.max(1, ...days.map((d) => d.block + d.review + d.allow));
+  const barWidth = WIDTH / Math.max(days.length, 1);
+  const plot = HEIGHT - BOTTOM - 4;
+  const h = (n: number) => (n / max) * plot;
+  return (
+    <figure className="tx-chart backtest-chart">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label="Changed decisions per day">
+        {days.map((d, i) => {
+          const x = i * barWidth + 1;
+          const w = Math.max(1, barWidth - 2);
+          const base = HEIGHT - BOTTOM;
+          const block = h(d.block);
+          const review = h(d.review);
+          const allow = h(d.allow);
+          return (
+            <g key={d.day}>
+              <title>{`${d.day}: ${d.block} to block, ${d.review} to review, ${d.allow} to allow`}</title>
+              <rect x={x} y={base - block} width={w} height={block} className="bar-blocked" />
+              <rect
+                x={x}
+                y={base - block - review}
+                width={w}
+                height={review}
+                className="bar-review"
+              />
+              <rect
+                x={x}
+                y={base - block - review - allow}
+                width={w}
+                height={allow}
+                className="bar-allowed"
+              />
+            </g>
+          );
+        })}
+        <text x={0} y={HEIGHT - 4} className="tick">
+          {days[0]?.day.slice(5)}
+        </text>
+        <text x={WIDTH} y={HEIGHT - 4} className="tick" textAnchor="end">
+          {days.at(-1)?.day.slice(5)}
+        </text>
+      </svg>
+      <figcaption>
+        <span className="legend legend-blocked">To block</span>
+        <span className="legend legend-review">To review</span>
+        <span className="legend legend-allowed">To allow</span>
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,186 @@
+/**
+ * What the benchmarks that run Warden as a separate process share: starting and stopping child
+ * processes (node --import tsx <script>, stopped at the end, on error and on Ctrl-C), waiting
+ * for them, a free port, and setting up a merchant over HTTP (signup, the confirmation link
+ * from DATA_DIR/outbox, login). Used by bench-screen.ts and bench-webhooks.ts.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const HOST = "127.0.0.1";
+
+// ---------------------------------------------------------------------------------------
+// Child processes and cleanup
+
+const children = new Set<ChildProcess>();
+export const cleanups: (() => Promise<void>)[] = [];
+
+export function start(name: string, script: string, env: Record<string, string>, logFile: string) {
+  const log = openSync(logFile, "a");
+  // BENCH_NODE_ARGS adds node flags to the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
+  const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...extra, "--import", "tsx", script], {
+    cwd: ROOT,
+    env: { ...baseEnv(), ...env },
+    stdio: ["ignore", log, log],
+  });
+  closeSync(log);
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  child.once("error", (error) => console.error(`${name}: ${error.message}`));
+  return child;
+}
+
+/** The caller's environment without anything that would point the server elsewhere. */
+export function baseEnv(): Record<string, string> {
+  const env = { ...process.env } as Record<string, string>;
+  for (const name of ["DATABASE_URL", "SMTP_URL", "PUBLIC_URL", "ENCRYPTION_KEY", "HOST", "PORT"]) {
+    delete env[name];
+  }
+  return env;
+}
+
+export async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+let cleaning: Promise<void> | null = null;
+export function cleanup() {
+  cleaning ??= (async () => {
+    await Promise.all([...children].map(stop));
+    for (const fn of cleanups.reverse()) await fn().catch(() => {});
+  })();
+  return cleaning;
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping the servers…`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+process.once("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
+
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, HOST, () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+export async function waitUntil(
+  what: string,
+  child: ChildProcess,
+  logFile: string,
+  ready: () => Promise<boolean>,
+  timeoutMs = 120_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`${what} exited with ${child.exitCode}:\n${tail(logFile, 30)}`);
+    }
+    if (await ready().catch(() => false)) return;
+    await sleep(200);
+  }
+  throw new Error(`${what} not ready within ${timeoutMs / 1000} s:\n${tail(logFile, 30)}`);
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function tail(file: string, lines: number): string {
+  try {
+    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The merchant's setup, over HTTP
+
+export async function call<T>(
+  base: string,
+  path: string,
+  init: { method?: string; body?: unknown; token?: string } = {},
+): Promise<T> {
+  const response = await fetch(`${base}${path}`, {
+    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+    headers: {
+      origin: base,
+      ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await response.text();
+  if (!response.ok)
+    throw new Error(`${init.method ?? "POST"} ${path}: HTTP ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+/** The confirmation link from the .eml the mailer wrote to DATA_DIR/outbox (no SMTP_URL). */
+export async function confirmationLink(dataDir: string, email: string): Promise<URL> {
+  const outbox = join(dataDir, "outbox");
+  for (let i = 0; i < 100; i++) {
+    const files = await readdir(outbox).catch(() => [] as string[]);
+    for (const file of files.filter((f) => f.endsWith(".eml"))) {
+      const raw = await readFile(join(outbox, file), "utf8");
+      const split = raw.search(/\r?\n\r?\n/);
+      const head = raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ");
+      let body = raw.slice(split).trim();
+      const encoding = /^Content-Transfer-Encoding:\s*(\S+)/im.exec(head)?.[1]?.toLowerCase();
+      if (encoding === "quoted-printable") {
+        body = Buffer.from(
+          body
+            .replace(/=\r?\n/g, "")
+            .replace(/=([0-9A-F]{2})/gi, (_m, h: string) =>
+              String.fromCharCode(Number.parseInt(h, 16)),
+            ),
+          "latin1",
+        ).toString("utf8");
+      } else if (encoding === "base64") {
+        body = Buffer.from(body, "base64").toString("utf8");
+      }
+      if (!head.toLowerCase().includes(email.toLowerCase())) continue;
+      const href = body
+        .match(/https?:\/\/\S+/g)
+        ?.find((h) => new URL(h).pathname === "/confirm-email");
+      if (href) return new URL(href);
+    }
+    await sleep(100);
+  }
+  throw new Error(`no confirmation email for ${email} in ${outbox}`);
+}
+
+/** Signs a new merchant up, confirms the email and logs in; returns the API session token. */
+export async function signUpMerchant(
+  base: string,
+  dataDir: string,
+  password: string,
+  email = `bench-${Date.now()}@example.com`,
+): Promise<string> {
+  await call(base, "/trpc/auth.signup", { body: { email, password } });
+  const link = await confirmationLink(dataDir, email);
+  await call(base, "/trpc/auth.confirmEmail", {
+    body: { tokenHash: link.searchParams.get("tokenHash"), email: link.searchParams.get("email") },
+  });
+  const { token } = await call<{ token: string }>(base, "/api/auth/login", {
+    body: { email, password },
+  });
+  return token;
+}

@@ -1,0 +1,187 @@
+/**
+ * The dashboard load over real HTTP for `npm run bench:dashboard`: the real server
+ * (server/main.ts) and a bare Fastify route (bare-server.ts) each in a process of their own,
+ * the load from this one. The request is the one the console's dashboard page sends on load:
+ * one batched tRPC GET of dashboard.summary and the first page of dashboard.list (50 rows),
+ * with the session cookie. Sequential requests give the single-user latency (median, p95);
+ * autocannon gives throughput, next to the bare route's under the same load.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import autocannon, { type Options } from "autocannon";
+import pg from "pg";
+import { hashPassword } from "../../server/modules/auth/password.ts";
+import { freePort, stop } from "./bench-process.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const HOST = "127.0.0.1";
+const PASSWORD = "bench dashboard password";
+/** What httpBatchLink sends for the page's two queries (react-query adds `direction`). */
+const BATCH_PATH = `/trpc/dashboard.summary,dashboard.list?batch=1&input=${encodeURIComponent(
+  JSON.stringify({ 1: { limit: 50, direction: "forward" } }),
+)}`;
+
+export type HttpFigures = {
+  sequential: { runs: number; median: number; p95: number; bareMedian: number; bareP95: number };
+  throughput: { connections: number; seconds: number; rps: number; bareRps: number; p99: number };
+};
+
+export async function benchDashboardHttp(options: {
+  databaseUrl: string;
+  accountId: string;
+  runs: number;
+  seconds: number;
+  connections: number;
+}): Promise<HttpFigures> {
+  const children: ChildProcess[] = [];
+  const dataDir = await mkdtemp(join(tmpdir(), "warden-bench-http-"));
+  try {
+    const email = `bench-${Date.now()}@example.com`;
+    await addUser(options.databaseUrl, options.accountId, email);
+    const [port, barePort] = [await freePort(), await freePort()];
+    const base = `http://${HOST}:${port}`;
+    const bare = `http://${HOST}:${barePort}/bare`;
+    children.push(
+      start("server/main.ts", {
+        DATABASE_URL: options.databaseUrl,
+        ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST,
+        PUBLIC_URL: base,
+        LOG_LEVEL: "warn",
+      }),
+      start("scripts/lib/bare-server.ts", { PORT: String(barePort) }),
+    );
+    const token = await login(base, email);
+    const headers = { cookie: `warden_session=${token}` };
+    await waitFor(() => fetch(bare, { method: "POST", body: "{}" }));
+
+    const check = await fetch(`${base}${BATCH_PATH}`, { headers });
+    const body = (await check.json()) as { result?: unknown }[];
+    if (!check.ok || !Array.isArray(body) || body.some((part) => !part.result)) {
+      throw new Error(
+        `dashboard batch: HTTP ${check.status} ${JSON.stringify(body).slice(0, 300)}`,
+      );
+    }
+    const dashboard = () => fetch(`${base}${BATCH_PATH}`, { headers }).then((r) => r.arrayBuffer());
+    const bareCall = () =>
+      fetch(bare, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      }).then((r) => r.arrayBuffer());
+    const page = await sequential(dashboard, options.runs);
+    const floor = await sequential(bareCall, options.runs);
+
+    const load = (url: string, extra: Partial<Options>) =>
+      autocannon({
+        url,
+        connections: options.connections,
+        duration: options.seconds,
+        ...extra,
+      });
+    const loaded = await load(`${base}${BATCH_PATH}`, { headers });
+    const bareLoaded = await load(bare, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    if (loaded.non2xx > 0) throw new Error(`dashboard under load: ${loaded.non2xx} non-2xx`);
+    return {
+      sequential: {
+        runs: options.runs,
+        median: page.median,
+        p95: page.p95,
+        bareMedian: floor.median,
+        bareP95: floor.p95,
+      },
+      throughput: {
+        connections: options.connections,
+        seconds: options.seconds,
+        rps: loaded.requests.average,
+        bareRps: bareLoaded.requests.average,
+        p99: loaded.latency.p99,
+      },
+    };
+  } finally {
+    await Promise.all(children.map(stop));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function addUser(databaseUrl: string, accountId: string, email: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO "User" ("id", "accountId", "email", "passwordHash", "emailConfirmedAt")
+       VALUES (gen_random_uuid()::text, $1, $2, $3, now())`,
+      [accountId, email, await hashPassword(PASSWORD)],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+async function login(base: string, email: string): Promise<string> {
+  const response = await waitFor(() =>
+    fetch(`${base}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: base },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    }),
+  );
+  const body = (await response.json()) as { token?: string };
+  if (!response.ok || !body.token) throw new Error(`login: HTTP ${response.status}`);
+  return body.token;
+}
+
+/** Retries while the process is still starting (connection refused), up to two minutes. */
+async function waitFor(attempt: () => Promise<Response>): Promise<Response> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((done) => setTimeout(done, 250));
+    }
+  }
+}
+
+async function sequential(call: () => Promise<unknown>, runs: number) {
+  for (let i = 0; i < 5; i++) await call();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await call();
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(runs - 1, Math.ceil(q * runs) - 1)] ?? 0;
+  return { median: at(0.5), p95: at(0.95) };
+}
+
+function start(script: string, env: Record<string, string>): ChildProcess {
+  const clean = { ...process.env } as Record<string, string>;
+  for (const name of [
+    "DATABASE_URL",
+    "SMTP_URL",
+    "PUBLIC_URL",
+    "ENCRYPTION_KEY",
+    "METRICS_TOKEN",
+  ]) {
+    delete clean[name];
+  }
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    cwd: ROOT,
+    env: { ...clean, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  process.once("exit", () => child.kill("SIGKILL"));
+  return child;
+}

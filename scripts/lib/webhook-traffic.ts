@@ -1,0 +1,118 @@
+/**
+ * Stripe webhook traffic for `npm run bench:webhooks`: an endless stream of signed events over
+ * many charges, in the order Stripe sends them for a busy shop. Every charge succeeds; some are
+ * then updated, refunded, warned about (an early fraud warning, actionable) or disputed, each
+ * later event a little newer and sent a while after the charge, so other charges' events come
+ * in between. A few charges have a high risk score, so the rules refund them. The stream
+ * remembers, per charge, the newest sent event's time: after the load, every stored row must
+ * show it (every event stored and applied, none moved a charge backwards).
+ */
+import Stripe from "stripe";
+import {
+  buildCharge,
+  buildDispute,
+  buildEarlyFraudWarning,
+  buildEvent,
+} from "../../server/modules/demo/stripe-objects.ts";
+
+const signer = new Stripe("sk_bench_signing_only", { telemetry: false });
+
+/** mulberry32: small, fast, seeded. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Later = { due: number; chargeId: string; event: () => Stripe.Event };
+
+export function webhookStream(secret: string, prefix: string, seed = 1) {
+  const random = rng(seed);
+  const pending: Later[] = [];
+  /** chargeId → event.created of its newest event. */
+  const newest = new Map<string, number>();
+  const types: Record<string, number> = {};
+  const base = Math.floor(Date.now() / 1000) - 3 * 86_400;
+  let sent = 0;
+  let charges = 0;
+
+  function newCharge(): { chargeId: string; event: Stripe.Event } {
+    const i = charges++;
+    const id = `ch_${prefix}${i.toString(36).padStart(8, "0")}`;
+    const created = base + i;
+    const risky = random() < 0.03;
+    const options = {
+      id,
+      created,
+      amount: 500 + Math.floor(random() * 20_000),
+      riskScore: risky ? 80 + Math.floor(random() * 20) : Math.floor(random() * 50),
+      riskLevel: risky ? ("highest" as const) : ("normal" as const),
+      email: `buyer${Math.floor(random() * 20_000)}@example.com`,
+      last4: String(1000 + Math.floor(random() * 9000)),
+    };
+    const charge = buildCharge(options);
+    let at = created;
+    const after = (gap: number, make: (created: number) => Stripe.Event) => {
+      at += gap;
+      const when = at;
+      pending.push({
+        due: sent + 20 + Math.floor(random() * 200),
+        chargeId: id,
+        event: () => make(when),
+      });
+    };
+    if (random() < 0.3) {
+      after(5, (t) =>
+        buildEvent("charge.updated", buildCharge({ ...options, name: "Jane Q. Doe" }), {
+          created: t,
+          previous: { billing_details: { name: "Jane Doe" } },
+        }),
+      );
+    }
+    if (random() < 0.02) {
+      after(3600, (t) =>
+        buildEvent("radar.early_fraud_warning.created", buildEarlyFraudWarning(charge), {
+          created: t,
+        }),
+      );
+    }
+    if (random() < 0.1) {
+      after(600, (t) =>
+        buildEvent("charge.refunded", buildCharge({ ...options, refunded: true }), { created: t }),
+      );
+    }
+    if (random() < 0.01) {
+      after(86_400, (t) =>
+        buildEvent("charge.dispute.created", buildDispute(charge, t), { created: t }),
+      );
+    }
+    return { chargeId: id, event: buildEvent("charge.succeeded", charge, { created }) };
+  }
+
+  return {
+    /** The next event's body and its Stripe-Signature header. */
+    next(): { payload: string; signature: string } {
+      const dueIndex = pending.findIndex((p) => p.due <= sent);
+      const later = dueIndex >= 0 ? (pending.splice(dueIndex, 1)[0] as Later) : null;
+      const { chargeId, event } = later
+        ? { chargeId: later.chargeId, event: later.event() }
+        : newCharge();
+      // A unique id per event: the builders' 32-bit hash ids collide within ~100,000 events,
+      // and Warden rightly stores a repeated id once (a run lost one "charge" that way).
+      event.id = `evt_${prefix}${sent.toString(36).padStart(8, "0")}`;
+      newest.set(chargeId, Math.max(newest.get(chargeId) ?? 0, event.created));
+      sent++;
+      types[event.type] = (types[event.type] ?? 0) + 1;
+      const payload = JSON.stringify(event);
+      return { payload, signature: signer.webhooks.generateTestHeaderString({ payload, secret }) };
+    },
+    sent: () => sent,
+    newest,
+    types,
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Opens the embedded PostgreSQL (PGlite) with the settings Warden runs it with, in the server
+ * and in the migration process alike.
+ *
+ * shared_buffers is 16 MB instead of PostgreSQL's 128 MB: PGlite touches its whole buffer pool,
+ * so the default alone was about 125 MB of resident memory (304 → 179 MB for PGlite on an
+ * existing data dir, measured). The data files are ordinary files, so the operating system's
+ * page cache still holds what the small pool does not. Durability is unchanged: no
+ * relaxedDurability, the same commit path as before.
+ */
+import { existsSync } from "node:fs";
+import { cp, mkdir, rename, rm, rmdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+
+const SETTINGS = ["shared_buffers=16MB"];
+
+/** Whether `dir` already holds a PostgreSQL data directory. */
+export function hasDataDir(dir: string): boolean {
+  return existsSync(join(dir, "PG_VERSION"));
+}
+
+/**
+ * Fills an empty `dir` with a copy of `template`, a migrated data dir closed cleanly (written at
+ * build time): plain file copies instead of initdb and every migration, and without the
+ * memory PGlite takes to initialize or load a tarball.
+ */
+export async function copyTemplate(template: string, dir: string): Promise<void> {
+  // Copied aside and renamed into place, so a start cut short never leaves half a database
+  // that the next start would take for a whole one.
+  const partial = `${dir}.partial`;
+  await rm(partial, { recursive: true, force: true });
+  await cp(template, partial, { recursive: true });
+  await rmdir(dir).catch(() => {}); // an empty dir only; rename fails on anything else
+  await rename(partial, dir);
+}
+
+/** PGlite on `dir` (created with initdb if empty), or in memory without one. */
+export async function openPGlite(dir: string | undefined): Promise<PGlite> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  if (dir) await mkdir(dir, { recursive: true });
+  return PGlite.create({
+    ...(dir ? { dataDir: dir } : {}),
+    startParams: [...PGlite.defaultStartParams, ...SETTINGS.flatMap((s) => ["-c", s])],
+  });
+}

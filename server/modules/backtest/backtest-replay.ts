@@ -1,0 +1,120 @@
+/**
+ * The backtest's judge: given the settings to try, it judges each stored screening (in time
+ * order, counting from the replay's own counters, so velocity is as of the event's time and
+ * follows the new decisions: a trial the new settings block did not start) and each stored
+ * charge, with the same engine as the live paths. No I/O: the service feeds it rows.
+ */
+
+import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
+import type { ScreenEvent } from "../../../shared/schemas/screening.ts";
+import { evaluate } from "../../engine/evaluate.ts";
+import type { Decision, Features, Policy, Reason } from "../../engine/types.ts";
+import type { IdentityKind } from "../screening/identities.ts";
+import { countsOf } from "../screening/probes.ts";
+import { screeningInputs } from "../screening/screening-inputs.ts";
+import type { CounterRow, ReplayCounters } from "./replay-counters.ts";
+import type { StripeHistoryIndex } from "./stripe-history.ts";
+
+export type StoredScreeningRow = {
+  id: string;
+  createdAt: Date;
+  /** The event as sent (without the signals token). */
+  input: ScreenEvent;
+  /** What warden.js collected for it (the consumed token's signals), if anything. */
+  signals: CollectedSignals | null;
+  decision: string;
+};
+
+export type StoredChargeRow = {
+  chargeId: string;
+  created: number;
+  email: string | null;
+  amount: number;
+  currency: string;
+  riskScore: number | null;
+  cardCountry: string | null;
+  billingCountry: string | null;
+  cardFingerprint: string | null;
+  efwId: string | null;
+  efwActionable: boolean | null;
+  efwFraudType: string | null;
+  blockedBy: string | null;
+  refunded: boolean;
+  amountRefunded: number;
+  disputed: boolean;
+};
+
+export type Judged = { from: Decision; to: Decision; reasons: Reason[] };
+
+export function createReplay(deps: {
+  policy: Policy;
+  features: Features;
+  counters: ReplayCounters;
+  history: StripeHistoryIndex;
+}) {
+  const { policy, features: base, counters, history } = deps;
+  return {
+    screening(row: StoredScreeningRow): Judged {
+      const at = row.createdAt;
+      const {
+        subject,
+        features,
+        ids,
+        probes,
+        history: query,
+      } = screeningInputs(row.input, policy, base, at, row.signals);
+      const evaluation = evaluate(subject, policy, {
+        ...features,
+        counts: countsOf(
+          probes,
+          probes.map((probe) => counters.answer(probe)),
+        ),
+        stripeHistory: query ? history.lookup(query, Math.floor(at.getTime() / 1000)) : null,
+      });
+      const counted: CounterRow = {
+        at: at.getTime(),
+        type: subject.type,
+        blocked: evaluation.decision === "block",
+        subject: ids.subject,
+        user: ids.values.user ?? null,
+        card: ids.values.card ?? null,
+        promo: ids.values.promo ?? null,
+      };
+      for (const [kind, value] of Object.entries(ids.values)) {
+        counters.add(kind as IdentityKind, value, counted);
+      }
+      return {
+        from: row.decision as Decision,
+        to: evaluation.decision,
+        reasons: evaluation.reasons,
+      };
+    },
+
+    /**
+     * A charge as stored now (its early fraud warning included). Before, it was blocked when
+     * Warden's rules acted on it; the charge rules only ever refund, so "review" is advisory.
+     */
+    charge(row: StoredChargeRow): Judged {
+      const evaluation = evaluate(
+        {
+          kind: "charge",
+          email: row.email,
+          riskScore: row.riskScore,
+          cardCountry: row.cardCountry,
+          billingCountry: row.billingCountry,
+          cardFingerprint: row.cardFingerprint,
+          earlyFraudWarning: row.efwId
+            ? { actionable: Boolean(row.efwActionable), fraudType: row.efwFraudType }
+            : null,
+        },
+        policy,
+        base,
+      );
+      return {
+        from: row.blockedBy === "custom_rule" ? "block" : "allow",
+        to: evaluation.decision,
+        reasons: evaluation.reasons,
+      };
+    },
+  };
+}

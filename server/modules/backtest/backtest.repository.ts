@@ -1,0 +1,189 @@
+/**
+ * What a backtest reads, in keyset-paginated batches so a million rows never sit in memory
+ * at once: the account's counting rows from before the window (seeds), its screenings and
+ * charges in the window in time order, and its refunded or disputed charges. Plain SQL on
+ * both databases; times travel as epoch milliseconds (no timezone parsing on either side).
+ */
+import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
+import type { ScreenEvent } from "../../../shared/schemas/screening.ts";
+import type { SqlRunner } from "../../db/sql-runner.ts";
+import type { IdentityKind } from "../screening/identities.ts";
+import type { StoredChargeRow, StoredScreeningRow } from "./backtest-replay.ts";
+import type { CounterRow } from "./replay-counters.ts";
+import type { HistoryCharge } from "./stripe-history.ts";
+
+export type Window = { from: Date; to: Date };
+export type SeedRow = { kind: IdentityKind; value: string; row: CounterRow };
+
+/** A UTC timestamp literal from epoch milliseconds, exact (integer interval arithmetic). */
+const ts = (ms: number) => `(timestamp 'epoch' + ${Math.round(ms)} * interval '1 millisecond')`;
+const MS = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
+const iso = (date: Date) => date.toISOString();
+
+export function createBacktestRepository(sql: SqlRunner, batchSize = 5000) {
+  return {
+    /** How many screenings and charges the window holds (the progress bar's total). */
+    async totals(accountId: string, window: Window) {
+      const [row] = await sql.query<{ screenings: number; charges: number }>(
+        `SELECT
+           (SELECT count(*) FROM "Screening" WHERE "accountId" = $1
+              AND "createdAt" >= $2::timestamp AND "createdAt" < $3::timestamp)::int AS screenings,
+           (SELECT count(*) FROM "Transaction" WHERE "accountId" = $1 AND "hasCharge"
+              AND "status" = 'succeeded' AND "created" >= $4 AND "created" < $5)::int AS charges`,
+        [
+          accountId,
+          iso(window.from),
+          iso(window.to),
+          Math.floor(window.from.getTime() / 1000),
+          Math.floor(window.to.getTime() / 1000),
+        ],
+      );
+      return { screenings: Number(row?.screenings ?? 0), charges: Number(row?.charges ?? 0) };
+    },
+
+    /** Counting rows before the window that a probe can still reach: kind → look-back (ms). */
+    async *seeds(
+      accountId: string,
+      before: Date,
+      lookback: Partial<Record<IdentityKind, number>>,
+    ): AsyncGenerator<SeedRow[]> {
+      const kinds = Object.entries(lookback).filter(([, ms]) => (ms ?? 0) > 0);
+      if (kinds.length === 0) return;
+      const end = before.getTime();
+      const longest = Math.max(...kinds.map(([, ms]) => ms as number));
+      const scope = kinds
+        .map(([kind, ms]) => `("kind" = '${kind}' AND "at" >= ${ts(end - (ms as number))})`)
+        .join(" OR ");
+      // Keyset on (at, id) over the index on "at": only the seed period is read, whatever
+      // the window itself holds.
+      let after = { at: end - longest - 1, id: "0" };
+      for (;;) {
+        const rows = await sql.query<{
+          id: string;
+          kind: IdentityKind;
+          value: string;
+          type: string;
+          at: number;
+          subject: string | null;
+          userId: string | null;
+          card: string | null;
+          promo: string | null;
+          blocked: boolean;
+        }>(
+          `SELECT "id"::text AS id, "kind", "value", "type", ${MS('"at"')} AS at, "subject",
+                  "userId", "card", "promo", "blocked"
+           FROM "ScreeningIdentity"
+           WHERE "at" >= ${ts(end - longest)} AND "at" < ${ts(end)}
+             AND ("at", "id") > (${ts(after.at)}, $2::bigint)
+             AND "accountId" = $1 AND (${scope})
+           ORDER BY "at", "id" LIMIT ${batchSize}`,
+          [accountId, after.id],
+        );
+        if (rows.length === 0) return;
+        const tail = rows[rows.length - 1] as { id: string; at: number };
+        after = { at: Number(tail.at), id: tail.id };
+        yield rows.map((r) => ({
+          kind: r.kind,
+          value: r.value,
+          row: {
+            at: Number(r.at),
+            type: r.type,
+            blocked: r.blocked,
+            subject: r.subject,
+            user: r.userId,
+            card: r.card,
+            promo: r.promo,
+          },
+        }));
+        if (rows.length < batchSize) return;
+      }
+    },
+
+    /** The window's screenings, oldest first. */
+    async *screenings(accountId: string, window: Window): AsyncGenerator<StoredScreeningRow[]> {
+      // ("createdAt", "id") > (from, ''): every id is longer than '', so this is createdAt >= from.
+      let after = { at: iso(window.from), id: "" };
+      for (;;) {
+        const rows = await sql.query<{
+          id: string;
+          at: number;
+          createdAt: string;
+          input: ScreenEvent;
+          signals: CollectedSignals | string | null;
+          decision: string;
+        }>(
+          `SELECT "id", ${MS('"createdAt"')} AS at, "createdAt"::text AS "createdAt", "input",
+             "signals", "decision"
+           FROM "Screening"
+           WHERE "accountId" = $1 AND "createdAt" < $4::timestamp
+             AND ("createdAt", "id") > ($2::timestamp, $3)
+           ORDER BY "createdAt", "id" LIMIT ${batchSize}`,
+          [accountId, after.at, after.id, iso(window.to)],
+        );
+        if (rows.length === 0) return;
+        const tail = rows[rows.length - 1] as { id: string; createdAt: string };
+        after = { at: tail.createdAt, id: tail.id };
+        yield rows.map((r) => ({
+          id: r.id,
+          createdAt: new Date(Number(r.at)),
+          input: typeof r.input === "string" ? JSON.parse(r.input) : r.input,
+          signals: typeof r.signals === "string" ? JSON.parse(r.signals) : r.signals,
+          decision: r.decision,
+        }));
+        if (rows.length < batchSize) return;
+      }
+    },
+
+    /** The window's succeeded charges, oldest first. */
+    async *charges(accountId: string, window: Window): AsyncGenerator<StoredChargeRow[]> {
+      let after = { created: Math.floor(window.from.getTime() / 1000), id: "" };
+      const to = Math.floor(window.to.getTime() / 1000);
+      for (;;) {
+        const rows = await sql.query<StoredChargeRow>(
+          `SELECT "chargeId", "created", "email", "amount", "currency", "riskScore", "cardCountry",
+                  "billingCountry", "cardFingerprint", "efwId", "efwActionable", "efwFraudType",
+                  "blockedBy"::text AS "blockedBy", "refunded", "amountRefunded", "disputed"
+           FROM "Transaction"
+           WHERE "accountId" = $1 AND "hasCharge" AND "status" = 'succeeded' AND "created" < $4
+             AND ("created", "chargeId") > ($2, $3)
+           ORDER BY "created", "chargeId" LIMIT ${batchSize}`,
+          [accountId, after.created, after.id, to],
+        );
+        if (rows.length === 0) return;
+        const tail = rows[rows.length - 1] as StoredChargeRow;
+        after = { created: tail.created, id: tail.chargeId };
+        yield rows;
+        if (rows.length < batchSize) return;
+      }
+    },
+
+    /** Refunded or disputed charges created since `since` (Unix seconds), for refund history. */
+    async refundHistory(accountId: string, since: number): Promise<HistoryCharge[]> {
+      const rows = await sql.query<{
+        chargeId: string;
+        created: number;
+        email: string | null;
+        cardFingerprint: string | null;
+        refunded: boolean;
+        disputed: boolean;
+      }>(
+        `SELECT "chargeId", "created", "email", "cardFingerprint",
+                ("refunded" OR "amountRefunded" > 0) AS refunded, "disputed"
+         FROM "Transaction"
+         WHERE "accountId" = $1 AND "created" >= $2
+           AND ("refunded" OR "amountRefunded" > 0 OR "disputed")`,
+        [accountId, since],
+      );
+      return rows.map((r) => ({
+        chargeId: r.chargeId,
+        created: Number(r.created),
+        email: r.email,
+        card: r.cardFingerprint,
+        refunded: r.refunded,
+        disputed: r.disputed,
+      }));
+    },
+  };
+}
+
+export type BacktestRepository = ReturnType<typeof createBacktestRepository>;

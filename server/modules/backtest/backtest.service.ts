@@ -1,0 +1,185 @@
+/**
+ * "Test on history": tries rule settings (saved or not) on the account's last days of stored
+ * screenings and charges. One pass: seed the counters with the counting rows before the
+ * window that a rule can still reach, replay the window's screenings in time order (each
+ * judged as of its own time), then judge the charges. Runs as a background job per account
+ * (a second start while one runs returns it), with progress to poll and a cancel.
+ */
+import { randomUUID } from "node:crypto";
+import { effectiveRules } from "../../../shared/catalog/effective-rules.ts";
+import {
+  BACKTEST_ITEM_CAP,
+  type BacktestJob,
+  type BacktestResult,
+  type BacktestSettings,
+} from "../../../shared/schemas/backtest.ts";
+import type { Policy } from "../../engine/types.ts";
+import type { PolicyService } from "../policy/policy.service.ts";
+import type { BacktestRepository } from "./backtest.repository.ts";
+import { createReplay } from "./backtest-replay.ts";
+import { createTally } from "./backtest-tally.ts";
+import { createReplayCounters, lookback } from "./replay-counters.ts";
+import { createStripeHistory } from "./stripe-history.ts";
+
+const DAY_MS = 86_400_000;
+
+type Deps = {
+  repo: BacktestRepository;
+  policy: Pick<PolicyService, "features">;
+  now: () => Date;
+  log: { error(obj: object, msg: string): void };
+};
+
+export type Progress = (processed: number, total: number) => void;
+
+/** The policy the page's settings make, combined as the live policy is. */
+export function policyOf(settings: BacktestSettings): Policy {
+  const { enabled, settings: ruleSettings } = effectiveRules(
+    settings.rules,
+    settings.templates,
+    settings.rule_settings,
+  );
+  return {
+    rules: settings.rules,
+    templates: settings.templates,
+    blocklist: settings.blocklist,
+    enabled,
+    settings: ruleSettings,
+  };
+}
+
+type Job = NonNullable<BacktestJob> & { abort: AbortController };
+
+export function createBacktestService({ repo, policy: policies, now, log }: Deps) {
+  const jobs = new Map<string, Job>();
+
+  async function run(
+    accountId: string,
+    settings: BacktestSettings,
+    onProgress: Progress = () => {},
+    signal?: AbortSignal,
+  ): Promise<BacktestResult> {
+    const started = performance.now();
+    const to = now();
+    const window = { from: new Date(to.getTime() - settings.days * DAY_MS), to };
+    const policy = policyOf(settings);
+    const keep = lookback(policy);
+    const counters = createReplayCounters(keep);
+    for await (const batch of repo.seeds(accountId, window.from, keep)) {
+      signal?.throwIfAborted();
+      for (const seed of batch) counters.seed(seed.kind, seed.value, seed.row);
+    }
+    counters.settle();
+    const farming = policy.settings.rule_farming;
+    const history = createStripeHistory(
+      policy.enabled.rule_farming && farming.refunds
+        ? await repo.refundHistory(
+            accountId,
+            Math.floor((window.from.getTime() - farming.refund_window_days * DAY_MS) / 1000),
+          )
+        : [],
+    );
+    const replay = createReplay({ policy, features: policies.features(), counters, history });
+    const tally = createTally(BACKTEST_ITEM_CAP);
+    const totals = await repo.totals(accountId, window);
+    const total = totals.screenings + totals.charges;
+    let processed = 0;
+    onProgress(0, total);
+    for await (const batch of repo.screenings(accountId, window)) {
+      signal?.throwIfAborted();
+      for (const row of batch) {
+        const input = row.input;
+        tally.record("screening", replay.screening(row), {
+          id: row.id,
+          at: row.createdAt,
+          label: [input.type, input.email ?? input.user_id ?? input.ip].filter(Boolean).join(" "),
+          refunded: false,
+          disputed: false,
+        });
+      }
+      processed += batch.length;
+      onProgress(processed, Math.max(total, processed));
+    }
+    for await (const batch of repo.charges(accountId, window)) {
+      signal?.throwIfAborted();
+      for (const row of batch) {
+        tally.record("charge", replay.charge(row), {
+          id: row.chargeId,
+          at: new Date(row.created * 1000),
+          label: `${row.email ?? "no email"} · ${(row.amount / 100).toFixed(2)} ${row.currency.toUpperCase()}`,
+          refunded: row.refunded || row.amountRefunded > 0,
+          disputed: row.disputed,
+        });
+      }
+      processed += batch.length;
+      onProgress(processed, Math.max(total, processed));
+    }
+    return tally.result(window, performance.now() - started);
+  }
+
+  const view = (job: Job | undefined): BacktestJob => {
+    if (!job) return null;
+    const { abort: _abort, ...rest } = job;
+    return rest;
+  };
+
+  return {
+    run,
+
+    /** Starts a backtest in the background, or returns the one already running. */
+    start(accountId: string, settings: BacktestSettings): BacktestJob {
+      const running = jobs.get(accountId);
+      if (running?.status === "running") return view(running);
+      const job: Job = {
+        id: randomUUID(),
+        status: "running",
+        days: settings.days,
+        processed: 0,
+        total: 0,
+        startedAt: now().toISOString(),
+        error: null,
+        result: null,
+        abort: new AbortController(),
+      };
+      jobs.set(accountId, job);
+      const progress: Progress = (processed, total) => {
+        job.processed = processed;
+        job.total = total;
+      };
+      run(accountId, settings, progress, job.abort.signal).then(
+        (result) => {
+          if (job.abort.signal.aborted) return;
+          job.status = "done";
+          job.result = result;
+        },
+        (error: unknown) => {
+          if (job.abort.signal.aborted) {
+            job.status = "cancelled";
+            return;
+          }
+          job.status = "failed";
+          job.error = "The backtest failed; try again.";
+          log.error({ err: error, accountId }, "backtest failed");
+        },
+      );
+      return view(job);
+    },
+
+    /** The account's latest backtest (running or finished), or null. */
+    status(accountId: string): BacktestJob {
+      return view(jobs.get(accountId));
+    },
+
+    /** Stops the running backtest; its status becomes "cancelled". */
+    cancel(accountId: string): BacktestJob {
+      const job = jobs.get(accountId);
+      if (job?.status === "running") {
+        job.abort.abort();
+        job.status = "cancelled";
+      }
+      return view(job);
+    },
+  };
+}
+
+export type BacktestService = ReturnType<typeof createBacktestService>;

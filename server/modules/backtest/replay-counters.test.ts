@@ -1,0 +1,102 @@
+/** The replay's counters answer each probe as the live counting query does (a table of cases). */
+import { describe, expect, it } from "vitest";
+import type { Probe } from "../screening/probes.ts";
+import { type CounterRow, createReplayCounters } from "./replay-counters.ts";
+
+const T = 1_800_000_000_000;
+const HOUR = 3_600_000;
+const row = (at: number, over: Partial<CounterRow> = {}): CounterRow => ({
+  at,
+  type: "signup",
+  blocked: false,
+  subject: null,
+  user: null,
+  card: null,
+  promo: null,
+  ...over,
+});
+const probe = (over: Partial<Probe>): Probe => ({
+  name: "x",
+  kind: "ip",
+  value: "v",
+  since: new Date(T - HOUR),
+  measure: "count",
+  ...over,
+});
+
+const CASES: { name: string; rows: CounterRow[]; probe: Partial<Probe>; answer: number }[] = [
+  {
+    name: "a row exactly at the window's start counts",
+    rows: [row(T - HOUR)],
+    probe: {},
+    answer: 1,
+  },
+  { name: "a row 1 ms before it does not", rows: [row(T - HOUR - 1)], probe: {}, answer: 0 },
+  {
+    name: "only the probe's types",
+    rows: [row(T, { type: "login" }), row(T)],
+    probe: { types: ["signup"] },
+    answer: 1,
+  },
+  {
+    name: "blocked rows left out when asked",
+    rows: [row(T, { blocked: true }), row(T)],
+    probe: { notBlocked: true },
+    answer: 1,
+  },
+  {
+    name: "only the probe's promo code and user",
+    rows: [row(T, { promo: "p1", user: "u1" }), row(T, { promo: "p2", user: "u1" })],
+    probe: { promo: "p1", user: "u1" },
+    answer: 1,
+  },
+  {
+    name: "distinct subjects, nulls and this event's own subject left out",
+    rows: [row(T, { subject: "a" }), row(T, { subject: "a" }), row(T, { subject: "b" })].concat([
+      row(T, { subject: null }),
+      row(T, { subject: "me" }),
+    ]),
+    probe: { measure: "distinctSubject", except: "me" },
+    answer: 2,
+  },
+  {
+    name: "distinct subjects without an own subject keep every non-null one",
+    rows: [row(T, { subject: "a" }), row(T, { subject: "me" }), row(T)],
+    probe: { measure: "distinctSubject", except: null },
+    answer: 2,
+  },
+  {
+    name: "distinct cards other than this one",
+    rows: [row(T, { card: "c1" }), row(T, { card: "c2" }), row(T, { card: "c1" })],
+    probe: { measure: "distinctCard", except: "c2" },
+    answer: 1,
+  },
+  { name: "another value is another list", rows: [row(T)], probe: { value: "w" }, answer: 0 },
+];
+
+describe("replay counters", () => {
+  it.each(CASES)("$name", ({ rows, probe: over, answer }) => {
+    const counters = createReplayCounters({ ip: 24 * HOUR });
+    for (const r of rows) counters.add("ip", "v", r);
+    expect(counters.answer(probe(over))).toBe(answer);
+  });
+
+  it("seeds read out of order count once sorted", () => {
+    const counters = createReplayCounters({ ip: 24 * HOUR });
+    counters.seed("ip", "v", row(T - 10));
+    counters.seed("ip", "v", row(T - 2 * HOUR));
+    counters.seed("ip", "v", row(T - 20));
+    counters.settle();
+    expect(counters.answer(probe({}))).toBe(2);
+  });
+
+  it("forgets rows past the kind's look-back, and never keeps kinds no probe reads", () => {
+    const counters = createReplayCounters({ ip: HOUR });
+    counters.add("ip", "v", row(T - 3 * HOUR));
+    counters.add("ip", "v", row(T));
+    counters.add("device", "d", row(T));
+    expect(counters.answer(probe({ since: new Date(T - 5 * HOUR) }))).toBe(1);
+    expect(counters.wants("device")).toBe(false);
+    expect(counters.size()).toBe(1);
+  });
+});

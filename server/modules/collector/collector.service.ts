@@ -1,0 +1,173 @@
+/**
+ * The browser collector's server side. Collect: a publishable key and an Origin among the
+ * merchant's allowed origins (rule_referrer_mismatch's list) turn what warden.js sent into a
+ * single-use token, valid 10 minutes; the signals stay here, only the token's SHA-256 is
+ * stored. Consume: a screening of the same account takes the token's signals once.
+ */
+import {
+  type CollectedSignals,
+  type CollectResult,
+  SIGNALS_TOKEN_PREFIX,
+  SIGNALS_TOKEN_TTL_MS,
+  type SignalsStatus,
+  ZCollectInput,
+} from "../../../shared/schemas/collect.ts";
+import { AppError } from "../../lib/app-error.ts";
+import type { Caller } from "../../lib/caller.ts";
+import { randomToken, sha256Hex } from "../../lib/tokens.ts";
+import type { ApiKeysService } from "../api-keys/api-keys.service.ts";
+import type { PolicyService } from "../policy/policy.service.ts";
+import type { SignalTokensRepository } from "./signal-tokens.repository.ts";
+
+const WINDOW_MS = 60_000;
+const TOKEN_SHAPE = /^wdn_sig_[A-Za-z0-9_-]{16,64}$/;
+
+type Deps = {
+  repo: SignalTokensRepository;
+  apiKeys: Pick<ApiKeysService, "authenticate">;
+  policy: Pick<PolicyService, "load">;
+  now: () => Date;
+  /** Collects per publishable key and browser IP per minute, per instance. */
+  perIpPerMinute: number;
+};
+
+/** A collect's caller and the allowed Origin it came from (null: not allowed). */
+export type Access = { caller: Caller; origin: string | null; sentOrigin: string | null };
+
+export type Consumed = { status: SignalsStatus; signals: CollectedSignals | null };
+
+/** An origin as browsers send it (scheme, host, port), or null when it is not one. */
+export function originOf(value: string | undefined): string | null {
+  if (!value || value === "null") return null;
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+export function createCollectorService({ repo, apiKeys, policy, now, perIpPerMinute }: Deps) {
+  const windows = new Map<string, { start: number; count: number }>();
+
+  function spend(bucket: string, at: number): void {
+    const window = windows.get(bucket);
+    if (!window || at - window.start >= WINDOW_MS) {
+      if (windows.size > 50_000) windows.clear();
+      windows.set(bucket, { start: at, count: 1 });
+      return;
+    }
+    window.count += 1;
+    if (window.count > perIpPerMinute) {
+      throw new AppError("TOO_MANY_REQUESTS", "Too many collects from this browser. Slow down.", {
+        retryAfterSeconds: Math.max(1, Math.ceil((window.start + WINDOW_MS - at) / 1000)),
+      });
+    }
+  }
+
+  /** The publishable key's caller; 401 without one, 403 for a secret key. */
+  async function publishableCaller(key: string | undefined): Promise<Caller> {
+    if (!key) {
+      throw new AppError("UNAUTHORIZED", "key: a publishable key (wdn_pk_…) is required.");
+    }
+    const caller = await apiKeys.authenticate(key);
+    if (!caller?.key) throw new AppError("UNAUTHORIZED", "key: unknown or revoked API key.");
+    if (caller.key.kind !== "publishable") {
+      throw new AppError(
+        "FORBIDDEN",
+        "key: this is a secret key, which must never be used in a browser. Use a publishable " +
+          "key (wdn_pk_…) with warden.js, and roll this secret key in Settings → API keys.",
+      );
+    }
+    return caller;
+  }
+
+  async function allowedOrigin(accountId: string, origin: string | null): Promise<boolean> {
+    if (!origin) return false;
+    const loaded = await policy.load(accountId);
+    return loaded.settings.rule_referrer_mismatch.allowed_origins.some(
+      (allowed) => originOf(allowed) === origin,
+    );
+  }
+
+  return {
+    /**
+     * Who collects (a publishable key; 401 without one, 403 for a secret key) and the Origin
+     * it may answer (null when the page is not among the account's allowed origins).
+     */
+    async authorize(key: string | undefined, origin: string | undefined): Promise<Access> {
+      const caller = await publishableCaller(key);
+      const normalized = originOf(origin);
+      return {
+        caller,
+        origin: (await allowedOrigin(caller.accountId, normalized)) ? normalized : null,
+        sentOrigin: origin ?? null,
+      };
+    },
+
+    /** Stores the signals under a new single-use token (403 from an origin not allowed). */
+    async collect(access: Access, ip: string, body: unknown): Promise<CollectResult> {
+      if (!access.origin) {
+        throw new AppError(
+          "FORBIDDEN",
+          `Origin ${access.sentOrigin ?? "(none)"} is not one of this account's allowed origins: ` +
+            "add the site under Rules → Referrer and origin mismatch → allowed origins.",
+        );
+      }
+      const at = now();
+      const keyId = access.caller.key?.id ?? "";
+      spend(`${keyId}:${ip}`, at.getTime());
+      const input = ZCollectInput.parse(parseBody(body));
+      const token = `${SIGNALS_TOKEN_PREFIX}${randomToken(24)}`;
+      const expiresAt = new Date(at.getTime() + SIGNALS_TOKEN_TTL_MS);
+      await repo.create({
+        accountId: access.caller.accountId,
+        apiKeyId: keyId,
+        tokenHash: sha256Hex(token),
+        createdAt: at,
+        expiresAt,
+        origin: access.origin,
+        collectIp: ip,
+        signals: input,
+      });
+      return { token, expires_at: expiresAt.toISOString() };
+    },
+
+    /** Takes a token's signals for a screening of this account, once; never throws for a bad token. */
+    async consume(accountId: string, token: string): Promise<Consumed> {
+      if (!TOKEN_SHAPE.test(token)) return { status: "invalid", signals: null };
+      const at = now();
+      const hash = sha256Hex(token);
+      const row = await repo.consume(accountId, hash, at);
+      if (row) {
+        const signals = ZCollectInput.safeParse(row.signals);
+        if (!signals.success) return { status: "invalid", signals: null };
+        return {
+          status: "accepted",
+          signals: { ...signals.data, origin: row.origin, collect_ip: row.collectIp },
+        };
+      }
+      const known = await repo.find(accountId, hash);
+      if (!known) return { status: "invalid", signals: null };
+      return { status: known.consumedAt ? "used" : "expired", signals: null };
+    },
+
+    purgeExpired(before: Date): Promise<number> {
+      return repo.purgeExpired(before);
+    },
+  };
+}
+
+/** A text/plain body (what warden.js sends, to skip a CORS preflight) holds JSON. */
+function parseBody(body: unknown): unknown {
+  if (typeof body !== "string") return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new AppError("BAD_REQUEST", "body: must be a JSON object", {
+      issues: [{ path: "(root)", message: "must be a JSON object" }],
+    });
+  }
+}
+
+export type CollectorService = ReturnType<typeof createCollectorService>;

@@ -1,0 +1,36 @@
+/**
+ * What the browser collector's signals add to a screened event: the device id, timezone,
+ * origin, referrer, page and IP the browser showed, wherever the merchant's backend did not
+ * send its own, and the browser's automation flag and form behaviour. Pure.
+ */
+import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
+import type { EventSubject } from "../../engine/types.ts";
+
+export function withCollected(
+  subject: EventSubject,
+  signals: CollectedSignals | null,
+): EventSubject {
+  if (!signals) return subject;
+  const behavior = signals.behavior;
+  return {
+    ...subject,
+    ip: subject.ip ?? signals.collect_ip,
+    deviceId: subject.deviceId ?? signals.device_id ?? null,
+    timezone: subject.timezone ?? signals.timezone ?? null,
+    origin: subject.origin ?? signals.origin,
+    referrer: subject.referrer ?? signals.referrer ?? null,
+    url: subject.url ?? signals.url ?? null,
+    browser: {
+      webdriver: signals.webdriver,
+      behavior: behavior
+        ? {
+            timeToSubmitMs: behavior.time_to_submit_ms,
+            pointerEvents: behavior.pointer_events,
+            keyEvents: behavior.key_events,
+            keyIntervalSdMs: behavior.key_interval_sd_ms,
+            pasteCount: behavior.paste_count,
+          }
+        : null,
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Everything a screened event is judged with, short of the counts themselves: its features,
+ * its hashed identities, the probes to count and the Stripe history to look up. Shared by the
+ * live screening and the backtest's replay, so both judge an event the same way.
+ */
+import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
+import type { ScreenEvent } from "../../../shared/schemas/screening.ts";
+import { emailDomain } from "../../engine/email-domain.ts";
+import type { EventSubject, Features, Policy } from "../../engine/types.ts";
+import { memo } from "../../lib/memo.ts";
+import { withCollected } from "./collected.ts";
+import { ipKeys } from "./features/identity.ts";
+import { type Identities, identitiesOf } from "./identities.ts";
+import { type Probe, probesFor } from "./probes.ts";
+import type { HistoryQuery } from "./screening.repository.ts";
+import { featuresOf, subjectOf } from "./screening.service.ts";
+
+const DAY_SECONDS = 86_400;
+const ipKeysOf = memo(ipKeys);
+
+export type ScreeningInputs = {
+  subject: EventSubject;
+  features: Features;
+  ids: Identities;
+  probes: Probe[];
+  history: HistoryQuery | null;
+};
+
+export function screeningInputs(
+  event: ScreenEvent,
+  policy: Policy,
+  base: Features,
+  at: Date,
+  /** What warden.js collected, filling what the backend did not send. */
+  collected: CollectedSignals | null = null,
+): ScreeningInputs {
+  const subject = withCollected(subjectOf(event), collected);
+  const features = featuresOf(subject, policy, base);
+  const domain = emailDomain(subject.email);
+  const keys = subject.ip ? ipKeysOf(subject.ip) : null;
+  const ids = identitiesOf(subject, {
+    normalizedEmail: features.normalizedEmail ?? null,
+    ipKey: keys?.ip ?? null,
+    subnetKey: keys?.subnet ?? null,
+    disposable: domain !== null && features.disposableDomains.has(domain),
+  });
+  const farming = policy.settings.rule_farming;
+  const history: HistoryQuery | null =
+    policy.enabled.rule_farming &&
+    farming.refunds &&
+    subject.type === "checkout" &&
+    (subject.email || subject.cardFingerprint)
+      ? {
+          email: subject.email,
+          card: subject.cardFingerprint,
+          since: Math.floor(at.getTime() / 1000) - farming.refund_window_days * DAY_SECONDS,
+        }
+      : null;
+  return { subject, features, ids, probes: probesFor(subject, ids, policy, at), history };
+}

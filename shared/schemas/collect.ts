@@ -1,0 +1,88 @@
+/**
+ * The browser collector (warden.js): what it POSTs to /api/v1/collect with a publishable key,
+ * and the token it gets back for the merchant's backend to pass as `signals` to
+ * /api/v1/screen. Strict: an unknown key is a 400 naming it. The browser script itself does
+ * not import this file (no zod in a 15 KB budget); the field names here are its contract.
+ */
+import { z } from "zod";
+
+/** How long a collected token can be screened, and that it can be screened once. */
+export const SIGNALS_TOKEN_TTL_MS = 10 * 60 * 1000;
+export const SIGNALS_TOKEN_PREFIX = "wdn_sig_";
+/** The largest collect body accepted, in bytes (a real one is about 400). */
+export const COLLECT_BODY_LIMIT = 8 * 1024;
+
+const IANA_ZONE = /^(?:[A-Za-z][A-Za-z0-9_+-]*)(?:\/[A-Za-z0-9_+-]+){0,2}$/;
+const count = z
+  .number({ message: "must be a whole number" })
+  .int("must be a whole number")
+  .min(0, "must not be negative")
+  .max(1_000_000, "is too large");
+const millis = z
+  .number({ message: "must be a number of milliseconds" })
+  .min(0, "must not be negative")
+  .max(86_400_000, "is too large");
+const url = z
+  .string({ message: "must be a string" })
+  .max(2048, "must be at most 2048 characters")
+  .refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), {
+    message: "must be an absolute http(s) URL",
+  });
+
+/** How the form the collector watched was filled, up to the moment token() was called. */
+export const ZBehavior = z.strictObject({
+  /** From the first focus, key or pointer press in the form to its submit; null: none. */
+  time_to_submit_ms: millis.nullable(),
+  /** Pointer moves and presses on the page while the form was watched. */
+  pointer_events: count,
+  /** Key presses in the form. */
+  key_events: count,
+  /** Standard deviation of the intervals between key presses; null under three presses. */
+  key_interval_sd_ms: millis.nullable(),
+  paste_count: count,
+});
+export type Behavior = z.infer<typeof ZBehavior>;
+
+export const ZCollectInput = z.strictObject({
+  /** The collector's own hash of stable browser attributes (docs/decisions/006-collector.md). */
+  device_id: z
+    .string({ message: "must be a string" })
+    .regex(/^[A-Za-z0-9_-]{8,100}$/, "must be 8 to 100 letters, digits, _ or -")
+    .optional(),
+  timezone: z
+    .string({ message: "must be a string" })
+    .max(64, "must be at most 64 characters")
+    .regex(IANA_ZONE, "must be an IANA time zone name")
+    .optional(),
+  /** The page, without its query string or fragment. */
+  url: url.optional(),
+  /** document.referrer, without its query string or fragment. */
+  referrer: url.optional(),
+  webdriver: z.boolean({ message: "must be true or false" }),
+  /** Absent when no form was watched. */
+  behavior: ZBehavior.optional(),
+});
+export type CollectInput = z.infer<typeof ZCollectInput>;
+
+export const ZCollectResult = z.object({
+  /** Pass it as `signals` to POST /api/v1/screen within 10 minutes; it works once. */
+  token: z.string(),
+  expires_at: z.string(),
+});
+export type CollectResult = z.infer<typeof ZCollectResult>;
+
+/**
+ * What became of the `signals` token a screening was sent with: accepted (its signals were
+ * used), expired, used (already screened once), invalid (malformed, unknown, or another
+ * account's). Screening never fails over signals: without them it judges what it was sent.
+ */
+export const SIGNALS_STATUSES = ["accepted", "expired", "used", "invalid"] as const;
+export type SignalsStatus = (typeof SIGNALS_STATUSES)[number];
+
+/** What a consumed token carries into a screening. */
+export type CollectedSignals = CollectInput & {
+  /** The Origin header the collect request came with (checked against allowed origins). */
+  origin: string;
+  /** The address Warden saw the browser at. */
+  collect_ip: string;
+};

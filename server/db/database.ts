@@ -127,15 +127,28 @@ async function openPostgres(url: string): Promise<Database> {
 
 /** One query on a connection of its own, closed afterwards. */
 function oneShot(url: string): SqlQuery {
-  return async <T>(text: string) => {
-    const client = new pg.Client({ connectionString: url });
+  return <T>(text: string) =>
+    withOwnConnection(url, async (client) => (await client.query(text)).rows as T[]);
+}
+
+/**
+ * Runs `work` on a connection of its own and closes it. PostgreSQL can end a connection
+ * between two queries (pg_terminate_backend, a restart, a failover): node-postgres then emits
+ * "error" on the client, which without a listener ends the process (seen when an instance
+ * started while the fault suite killed connections). With one, the next query fails instead.
+ */
+export async function withOwnConnection<T>(
+  url: string,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  client.on("error", () => {});
+  try {
     await client.connect();
-    try {
-      return (await client.query(text)).rows as T[];
-    } finally {
-      await client.end().catch(() => {});
-    }
-  };
+    return await work(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 async function finishOpen(options: {
@@ -190,17 +203,13 @@ async function hasPendingMigrations(query: SqlQuery): Promise<boolean> {
 
 /** Fails with "host:port: reason" so a wrong DATABASE_URL reads as one clear line. */
 async function checkReachable(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   const parsed = new URL(url);
   const where = `${parsed.hostname || "localhost"}:${parsed.port || "5432"}`;
   try {
-    await client.connect();
-    await client.query("select 1");
+    await withOwnConnection(url, (client) => client.query("select 1"));
   } catch (error) {
     const err = error as { code?: string; message?: string };
     const reason = err.code ? `${err.code} ${err.message ?? ""}`.trim() : err.message;
     throw new DatabaseUnavailableError(`cannot connect to ${where}: ${reason}`);
-  } finally {
-    await client.end().catch(() => {});
   }
 }

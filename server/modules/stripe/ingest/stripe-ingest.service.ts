@@ -10,7 +10,7 @@ import type { StripeClientFactory, StripeCredentials } from "../../../lib/stripe
 import type { PolicyService } from "../../policy/policy.service.ts";
 import { applyEvent, type Effect, effectOf } from "./apply-event.ts";
 import { type ChargeSnapshot, snapshotOf } from "./charge-state.ts";
-import type { StripeEventsRepository } from "./stripe-events.repository.ts";
+import type { CardProbe, StripeEventsRepository } from "./stripe-events.repository.ts";
 
 const DAY_SECONDS = 86_400;
 
@@ -44,21 +44,16 @@ export function createStripeIngestService({
     return charge ? snapshotOf(charge) : null;
   }
 
-  /** rule_cc_reuse on a charge: how the card and the email were used in Warden's records. */
-  async function cardCounts(accountId: string, effect: Effect | null, loaded: Policy | null) {
-    const counts = emptyCounts();
-    const charge = effect?.snapshot ?? effect?.fetched;
-    if (!loaded?.rules.rule_cc_reuse || !charge?.cardFingerprint) return counts;
-    const created = charge.created;
-    const usage = await repo.cardUsage(
-      accountId,
-      { chargeId: charge.chargeId, card: charge.cardFingerprint, email: charge.email },
-      created - loaded.settings.rule_cc_reuse.window_days * DAY_SECONDS,
-      created - 3600,
-    );
-    counts.usersOn.card = usage.otherEmails;
-    counts.cardsLastHour.email = usage.otherCards;
-    return counts;
+  /** rule_cc_reuse on a charge: which card and email to count, and since when. */
+  function cardProbe(effect: Effect, loaded: Policy): CardProbe | null {
+    const charge = effect.snapshot ?? effect.fetched;
+    if (!loaded.rules.rule_cc_reuse || !charge?.cardFingerprint) return null;
+    return {
+      card: charge.cardFingerprint,
+      email: charge.email,
+      since: charge.created - loaded.settings.rule_cc_reuse.window_days * DAY_SECONDS,
+      hourAgo: charge.created - 3600,
+    };
   }
 
   return {
@@ -78,10 +73,6 @@ export function createStripeIngestService({
         effect.fetched = (await fetchCharge(accountId, effect.chargeId)) ?? undefined;
       }
 
-      const features = {
-        ...policy.features(),
-        counts: await cardCounts(accountId, effect, loaded),
-      };
       const record = {
         accountId,
         eventId: event.id,
@@ -90,30 +81,25 @@ export function createStripeIngestService({
         status: effect ? "applied" : "ignored",
         chargeId: effect?.chargeId ?? null,
       };
-      let recordedAction = false;
-      const status = await repo.transaction(async (tx) => {
-        if (!effect || !loaded) {
-          return (await repo.recordEvent(tx, record))
-            ? ("ignored" as const)
-            : ("duplicate" as const);
-        }
-        const row = await repo.recordEventAndLock(tx, { ...record, chargeId: effect.chargeId });
-        if (!row) return "duplicate" as const;
-        const { update, action } = applyEvent(row, effect, loaded, features, { act });
-        if (action) {
-          await repo.createAction(tx, {
-            accountId,
-            chargeId: effect.chargeId,
-            ...action,
-            nextAttemptAt: now(),
-          });
-          recordedAction = true;
-        }
-        await repo.saveTransaction(tx, accountId, effect.chargeId, update);
-        return "applied" as const;
-      });
-      if (recordedAction) onActionRecorded();
-      return { status };
+      if (!effect || !loaded) {
+        return { status: (await repo.recordEvent(record)) ? "ignored" : "duplicate" };
+      }
+      const base = policy.features();
+      const result = await repo.applyToCharge(
+        { ...record, chargeId: effect.chargeId },
+        cardProbe(effect, loaded),
+        (row, usage) => {
+          const counts = emptyCounts();
+          if (usage) {
+            counts.usersOn.card = usage.otherEmails;
+            counts.cardsLastHour.email = usage.otherCards;
+          }
+          const { update, action } = applyEvent(row, effect, loaded, { ...base, counts }, { act });
+          return { update, action: action ? { ...action, nextAttemptAt: now() } : null };
+        },
+      );
+      if (result.status === "applied" && result.action) onActionRecorded();
+      return { status: result.status };
     },
   };
 }

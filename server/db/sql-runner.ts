@@ -17,9 +17,9 @@ export type SqlQuery = <T = Record<string, unknown>>(
 export type Statement = { text: string; params?: unknown[] };
 
 /**
- * A transaction sent as batches of statements. On PostgreSQL BEGIN rides on the first batch
- * and COMMIT on the last, each batch one round trip: a read-decide-write transaction costs two
- * instead of one per statement plus BEGIN and COMMIT.
+ * A transaction sent as batches of statements, each batch one query of literals. On
+ * PostgreSQL BEGIN rides on the first batch and COMMIT on the last, each batch one round trip:
+ * a read-decide-write transaction costs two instead of one per statement plus BEGIN and COMMIT.
  */
 export type BatchTx = {
   /** Runs the statements in order inside the transaction; each one's rows. */
@@ -117,16 +117,14 @@ export function pgliteRunner(db: PGlite): SqlRunner {
   return {
     query: on(db),
     transaction: (work) => db.transaction((tx) => work(on(tx))),
-    // In process there is no round trip to save: statement by statement, with parameters.
+    // No network here, but each query with parameters is six protocol messages through
+    // PGlite (parse, describe, bind, describe, execute, sync); a batch of literals is one.
     batches: (work) =>
       db.transaction(async (tx) => {
         let committed = false;
         const run = async (statements: Statement[]) => {
-          const rows: Record<string, unknown>[][] = [];
-          for (const { text, params = [] } of statements) {
-            rows.push((await tx.query<Record<string, unknown>>(text, params)).rows);
-          }
-          return rows;
+          const results = await tx.exec(statements.map(inlineStatement).join(";\n"));
+          return results.map((result) => result.rows as Record<string, unknown>[]);
         };
         const result = await work({
           run,

@@ -61,7 +61,9 @@ function start(script: string, env: Record<string, string>, logFile: string) {
   for (const name of ["DATABASE_URL", "PUBLIC_URL", "ENCRYPTION_KEY", "HOST", "PORT"]) {
     delete base[name];
   }
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  // BENCH_NODE_ARGS adds node flags to the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
+  const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...extra, "--import", "tsx", script], {
     cwd: ROOT,
     env: { ...base, ...env },
     stdio: ["ignore", log, log],

@@ -38,10 +38,12 @@ export function createTally(cap: number) {
   const screeningItems = newest(cap);
   let changed = 0;
 
-  function record(kind: BacktestItem["kind"], judged: Judged, extra: Extra) {
+  /** `describe` is called only for a changed decision (most events keep theirs). */
+  function record(kind: BacktestItem["kind"], judged: Judged, describe: () => Extra) {
     const target = kind === "charge" ? charges : screenings;
     target.total += 1;
     if (judged.from === judged.to) return;
+    const extra = describe();
     changed += 1;
     const key = `${judged.from}→${judged.to}`;
     target.changes[key] = (target.changes[key] ?? 0) + 1;

@@ -55,7 +55,8 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 10_000) {
         .map(([kind, ms]) => `("kind" = '${kind}' AND "at" >= ${ts(end - (ms as number))})`)
         .join(" OR ");
       // Keyset on (at, id) over the index on "at": only the seed period is read, whatever
-      // the window itself holds.
+      // the window itself holds. ORDER BY names the table's columns: a bare "at" would be the
+      // output column (epoch ms), which no index has, so every batch sorted the whole period.
       let after = { at: end - longest - 1, id: "0" };
       for (;;) {
         const rows = await sql.query<{
@@ -76,7 +77,7 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 10_000) {
            WHERE "at" >= ${ts(end - longest)} AND "at" < ${ts(end)}
              AND ("at", "id") > (${ts(after.at)}, $2::bigint)
              AND "accountId" = $1 AND (${scope})
-           ORDER BY "at", "id" LIMIT ${batchSize}`,
+           ORDER BY "ScreeningIdentity"."at", "ScreeningIdentity"."id" LIMIT ${batchSize}`,
           [accountId, after.id],
         );
         if (rows.length === 0) return;
@@ -102,6 +103,8 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 10_000) {
     /** The window's screenings, oldest first. */
     async *screenings(accountId: string, window: Window): AsyncGenerator<StoredScreeningRow[]> {
       // ("createdAt", "id") > (from, ''): every id is longer than '', so this is createdAt >= from.
+      // ORDER BY names the table's columns: a bare "createdAt" is the output column (text),
+      // which made every batch sort the whole window instead of reading the index in order.
       let after = { at: iso(window.from), id: "" };
       for (;;) {
         const rows = await sql.query<{
@@ -117,7 +120,7 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 10_000) {
            FROM "Screening"
            WHERE "accountId" = $1 AND "createdAt" < $4::timestamp
              AND ("createdAt", "id") > ($2::timestamp, $3)
-           ORDER BY "createdAt", "id" LIMIT ${batchSize}`,
+           ORDER BY "Screening"."createdAt", "Screening"."id" LIMIT ${batchSize}`,
           [accountId, after.at, after.id, iso(window.to)],
         );
         if (rows.length === 0) return;

@@ -113,9 +113,8 @@ export function createBacktestService({ repo, policy: policies, now, log }: Deps
       signal?.throwIfAborted();
       for (const row of batch) {
         const input = row.input;
-        tally.record("screening", replay.screening(row), () => ({
+        tally.record("screening", replay.screening(row), row.createdAt.getTime(), () => ({
           id: row.id,
-          at: row.createdAt,
           label: [input.type, input.email ?? input.user_id ?? input.ip].filter(Boolean).join(" "),
           refunded: false,
           disputed: false,
@@ -127,9 +126,8 @@ export function createBacktestService({ repo, policy: policies, now, log }: Deps
     for await (const batch of readAhead(repo.charges(accountId, window))) {
       signal?.throwIfAborted();
       for (const row of batch) {
-        tally.record("charge", replay.charge(row), () => ({
+        tally.record("charge", replay.charge(row), row.created * 1000, () => ({
           id: row.chargeId,
-          at: new Date(row.created * 1000),
           label: `${row.email ?? "no email"} · ${(row.amount / 100).toFixed(2)} ${row.currency.toUpperCase()}`,
           refunded: row.refunded || row.amountRefunded > 0,
           disputed: row.disputed,

@@ -20,7 +20,7 @@ const ts = (ms: number) => `(timestamp 'epoch' + ${Math.round(ms)} * interval '1
 const MS = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 const iso = (date: Date) => date.toISOString();
 
-export function createBacktestRepository(sql: SqlRunner, batchSize = 10_000) {
+export function createBacktestRepository(sql: SqlRunner, batchSize = 2_000) {
   return {
     /** How many screenings and charges the window holds (the progress bar's total). */
     async totals(accountId: string, window: Window) {

@@ -9,6 +9,7 @@
 import type { Policy } from "../../engine/types.ts";
 import type { IdentityKind } from "../screening/identities.ts";
 import type { Probe } from "../screening/probes.ts";
+import { createDigestTable, type DigestTable } from "./digest-table.ts";
 
 /** One stored identity row as the counting query sees it (hashes, type, time, blocked). */
 export type CounterRow = {
@@ -60,13 +61,6 @@ export function lookback(policy: Policy): Partial<Record<IdentityKind, number>> 
   return keep;
 }
 
-/**
- * A flat copy of a string. A digest is the first 32 characters sliced from a 64-character
- * hex, and a slice keeps its whole parent alive: as a key held for the whole replay (a
- * million events have millions of identities) that is 140 bytes a key instead of 80.
- */
-const flat = (text: string): string => JSON.parse(JSON.stringify(text)) as string;
-
 export function createReplayCounters(keep: Partial<Record<IdentityKind, number>>) {
   // Rows are columns in typed arrays (no object per row), their text fields interned as ints.
   // Each identity (kind, hashed value) is a chain of links, newest first: the map holds its
@@ -86,9 +80,9 @@ export function createReplayCounters(keep: Partial<Record<IdentityKind, number>>
   let linkRow = new Int32Array(linkCapacity);
   let linkPrev = new Int32Array(linkCapacity);
 
-  const symbols = new Map<string, number>();
+  const symbols = createDigestTable();
   const types = new Map<string, number>();
-  const heads = new Map<IdentityKind, Map<string, number>>();
+  const heads = new Map<IdentityKind, DigestTable>();
   let pending: { kind: IdentityKind; value: string; row: CounterRow }[] = [];
   let lastRow: CounterRow | null = null;
   let lastIndex = -1;
@@ -98,12 +92,7 @@ export function createReplayCounters(keep: Partial<Record<IdentityKind, number>>
   const NONE = -1;
   const symbol = (text: string | null): number => {
     if (text === null) return NONE;
-    let id = symbols.get(text);
-    if (id === undefined) {
-      id = symbols.size;
-      symbols.set(flat(text), id);
-    }
-    return id;
+    return symbols.getOrAdd(text, symbols.size);
   };
   /** An interned id for a text to compare with, or -2 when no row holds it (matches none). */
   const known = (text: string | null | undefined): number =>
@@ -146,7 +135,7 @@ export function createReplayCounters(keep: Partial<Record<IdentityKind, number>>
   function link(kind: IdentityKind, value: string, row: number) {
     let values = heads.get(kind);
     if (!values) {
-      values = new Map();
+      values = createDigestTable();
       heads.set(kind, values);
     }
     if (linkCount === linkCapacity) {
@@ -156,19 +145,14 @@ export function createReplayCounters(keep: Partial<Record<IdentityKind, number>>
     }
     const l = linkCount++;
     linkRow[l] = row;
-    const prev = values.get(value);
-    linkPrev[l] = prev ?? NONE;
-    // A new identity is kept for the rest of the replay: keep a flat copy of its text.
-    values.set(prev === undefined ? flat(value) : value, l);
+    linkPrev[l] = values.swap(value, l) ?? NONE;
   }
 
   /** Forgets the identities whose newest row is older than their kind's look-back. */
   function sweep(now: number) {
     for (const [kind, values] of heads) {
       const before = now - (keep[kind] ?? 0);
-      for (const [value, l] of values) {
-        if ((at[linkRow[l] as number] as number) < before) values.delete(value);
-      }
+      values.retain((l) => (at[linkRow[l] as number] as number) >= before);
     }
   }
 

@@ -102,30 +102,29 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 2_000) {
 
     /** The window's screenings, oldest first. */
     async *screenings(accountId: string, window: Window): AsyncGenerator<StoredScreeningRow[]> {
-      // ("createdAt", "id") > (from, ''): every id is longer than '', so this is createdAt >= from.
-      // ORDER BY names the table's columns: a bare "createdAt" is the output column (text),
-      // which made every batch sort the whole window instead of reading the index in order.
-      let after = { at: iso(window.from), id: "" };
+      // Keyset on ("createdAt", "id"), the time as epoch ms (the column is timestamp(3), so
+      // exact). ("createdAt", "id") > (from, ''): every id is longer than '', so this is
+      // createdAt >= from. ORDER BY names the table's columns: a bare name would be an output
+      // column, which no index has (every batch then sorted the whole window).
+      let after = { at: window.from.getTime(), id: "" };
       for (;;) {
         const rows = await sql.query<{
           id: string;
           at: number;
-          createdAt: string;
           input: ScreenEvent;
           signals: CollectedSignals | string | null;
           decision: string;
         }>(
-          `SELECT "id", ${MS('"createdAt"')} AS at, "createdAt"::text AS "createdAt", "input",
-             "signals", "decision"
+          `SELECT "id", ${MS('"createdAt"')} AS at, "input", "signals", "decision"
            FROM "Screening"
-           WHERE "accountId" = $1 AND "createdAt" < $4::timestamp
-             AND ("createdAt", "id") > ($2::timestamp, $3)
+           WHERE "accountId" = $1 AND "createdAt" < $3::timestamp
+             AND ("createdAt", "id") > (${ts(after.at)}, $2)
            ORDER BY "Screening"."createdAt", "Screening"."id" LIMIT ${batchSize}`,
-          [accountId, after.at, after.id, iso(window.to)],
+          [accountId, after.id, iso(window.to)],
         );
         if (rows.length === 0) return;
-        const tail = rows[rows.length - 1] as { id: string; createdAt: string };
-        after = { at: tail.createdAt, id: tail.id };
+        const tail = rows[rows.length - 1] as { id: string; at: number };
+        after = { at: Number(tail.at), id: tail.id };
         yield rows.map((r) => ({
           id: r.id,
           createdAt: new Date(Number(r.at)),

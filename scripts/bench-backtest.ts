@@ -61,7 +61,9 @@ function start(script: string, env: Record<string, string>, logFile: string) {
   for (const name of ["DATABASE_URL", "PUBLIC_URL", "ENCRYPTION_KEY", "HOST", "PORT"]) {
     delete base[name];
   }
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  // BENCH_NODE_ARGS adds node flags to the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
+  const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...extra, "--import", "tsx", script], {
     cwd: ROOT,
     env: { ...base, ...env },
     stdio: ["ignore", log, log],
@@ -225,8 +227,10 @@ async function fill(db: Database, events: number): Promise<{ token: string; coun
     process.stderr.write(`\r  charges ${last.toLocaleString()} / ${charges.toLocaleString()}`);
   }
   process.stderr.write("\n");
+  // VACUUM as autovacuum would have by then on a database in use: without it the first read
+  // of a million freshly inserted rows also sets their hint bits, writing every page again.
   for (const table of ["Screening", "ScreeningIdentity", "Transaction"]) {
-    await db.prisma.$executeRawUnsafe(`ANALYZE "${table}"`);
+    await db.prisma.$executeRawUnsafe(`VACUUM (ANALYZE) "${table}"`);
   }
   return {
     token: `${id}.${secret}`,
@@ -278,6 +282,8 @@ async function bench(kind: "postgres" | "embedded", workDir: string, bareReqPerS
     await admin.query(`CREATE DATABASE "${name}"`);
     await admin.end();
     cleanup = async () => {
+      // BENCH_KEEP_DB=1 leaves the filled database for EXPLAIN or a profile of its own.
+      if (process.env.BENCH_KEEP_DB) return console.error(`  kept database ${name}`);
       const again = new pg.Client({ connectionString: PG_ADMIN_URL });
       await again.connect();
       await again.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

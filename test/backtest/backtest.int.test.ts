@@ -6,9 +6,10 @@
  * with changed, unsaved settings it reports what would change, and only for its own account.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BacktestJob, BacktestResult } from "../../shared/schemas/backtest.ts";
+import type { BacktestJob } from "../../shared/schemas/backtest.ts";
 import type { ScreenInput } from "../../shared/schemas/screening.ts";
 import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
+import { backtest, pageSettings } from "../helpers/backtest.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
@@ -20,34 +21,6 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const BROWSER =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
-
-/** The settings as the Rules page holds them: what GET returns, saved or edited. */
-async function pageSettings(merchant: Merchant) {
-  const get = async (path: string) => (await merchant.api.json<Record<string, unknown>>(path)).body;
-  return {
-    rules: await get("/api/rules"),
-    templates: await get("/api/templates"),
-    rule_settings: await get("/api/rule-settings"),
-    blocklist: await get("/api/blocklist"),
-  };
-}
-
-async function backtest(merchant: Merchant, input: unknown): Promise<BacktestResult> {
-  const started = await merchant.browser.mutate<BacktestJob>("backtest.start", input);
-  expect(started, JSON.stringify(started)).toMatchObject({ ok: true });
-  for (let i = 0; i < 400; i++) {
-    const polled = await merchant.browser.query<BacktestJob>("backtest.status");
-    if (!polled.ok) throw new Error(JSON.stringify(polled));
-    const job = polled.data;
-    if (job?.status === "done" && job.result) {
-      expect(job.processed).toBe(job.total);
-      return job.result;
-    }
-    expect(job?.status).toBe("running");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error("the backtest did not finish");
-}
 
 describe.each(DB_KINDS)("Test on history (%s)", (kind) => {
   let t: TestApp;

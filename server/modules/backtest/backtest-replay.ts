@@ -80,8 +80,9 @@ export function createReplay(deps: {
         card: ids.values.card ?? null,
         promo: ids.values.promo ?? null,
       };
-      for (const [kind, value] of Object.entries(ids.values)) {
-        counters.add(kind as IdentityKind, value, counted);
+      const values = ids.values;
+      for (const kind in values) {
+        counters.add(kind as IdentityKind, values[kind as IdentityKind] as string, counted);
       }
       return {
         from: row.decision as Decision,

@@ -7,18 +7,45 @@ import type { BacktestItem, BacktestResult } from "../../../shared/schemas/backt
 import type { Judged } from "./backtest-replay.ts";
 
 const STRICTNESS = { allow: 0, review: 1, block: 2 } as const;
+const DAY_MS = 86_400_000;
 
-type Extra = { id: string; at: Date; label: string; refunded: boolean; disputed: boolean };
+type Extra = { id: string; label: string; refunded: boolean; disputed: boolean };
+type Kept = { kind: BacktestItem["kind"]; judged: Judged; at: number; describe: () => Extra };
 
-/** Keeps the newest `cap` items of a stream that arrives oldest first, in bounded memory. */
+/**
+ * Keeps the newest `cap` changes of a stream that arrives oldest first, in bounded memory;
+ * an item's text is built only for those kept (most changes of a big replay are not).
+ */
 function newest(cap: number) {
-  let items: BacktestItem[] = [];
+  const ring: (Kept | undefined)[] = new Array(cap);
+  let next = 0;
+  let size = 0;
   return {
-    push(item: BacktestItem) {
-      items.push(item);
-      if (items.length >= cap * 2) items = items.slice(-cap);
+    push(kind: BacktestItem["kind"], judged: Judged, at: number, describe: () => Extra) {
+      ring[next] = { kind, judged, at, describe };
+      next = (next + 1) % cap;
+      size = Math.min(size + 1, cap);
     },
-    list: () => items.slice(-cap).reverse(),
+    list(): BacktestItem[] {
+      const items: BacktestItem[] = [];
+      for (let i = 1; i <= size; i++) {
+        const kept = ring[(next - i + cap) % cap];
+        if (!kept) continue;
+        const extra = kept.describe();
+        items.push({
+          kind: kept.kind,
+          id: extra.id,
+          at: new Date(kept.at).toISOString(),
+          label: extra.label,
+          from: kept.judged.from,
+          to: kept.judged.to,
+          reasons: kept.judged.reasons,
+          refunded: extra.refunded,
+          disputed: extra.disputed,
+        });
+      }
+      return items;
+    },
   };
 }
 
@@ -32,43 +59,42 @@ export function createTally(cap: number) {
     newlyBlockedDisputed: 0,
     newlyBlockedRefundedOrDisputed: 0,
   };
-  const byDay = new Map<string, { block: number; review: number; allow: number }>();
+  // UTC day number → counts (the ISO day is made once, for the result).
+  const byDay = new Map<number, { block: number; review: number; allow: number }>();
   const byRule: Record<string, number> = {};
   const chargeItems = newest(cap);
   const screeningItems = newest(cap);
   let changed = 0;
 
-  function record(kind: BacktestItem["kind"], judged: Judged, extra: Extra) {
+  /**
+   * `at` is the item's time (epoch ms); `describe` is called only for the newest `cap`
+   * changes of each kind, and for a charge that becomes blocked (its refund and dispute).
+   */
+  function record(kind: BacktestItem["kind"], judged: Judged, at: number, describe: () => Extra) {
     const target = kind === "charge" ? charges : screenings;
     target.total += 1;
     if (judged.from === judged.to) return;
     changed += 1;
     const key = `${judged.from}→${judged.to}`;
     target.changes[key] = (target.changes[key] ?? 0) + 1;
-    const day = extra.at.toISOString().slice(0, 10);
-    const perDay = byDay.get(day) ?? { block: 0, review: 0, allow: 0 };
+    const day = Math.floor(at / DAY_MS);
+    let perDay = byDay.get(day);
+    if (!perDay) {
+      perDay = { block: 0, review: 0, allow: 0 };
+      byDay.set(day, perDay);
+    }
     perDay[judged.to] += 1;
-    byDay.set(day, perDay);
     if (STRICTNESS[judged.to] > STRICTNESS[judged.from]) {
       for (const reason of judged.reasons) byRule[reason.rule] = (byRule[reason.rule] ?? 0) + 1;
     }
     if (kind === "charge" && judged.to === "block") {
+      const extra = describe();
       charges.newlyBlocked += 1;
       if (extra.refunded) charges.newlyBlockedRefunded += 1;
       if (extra.disputed) charges.newlyBlockedDisputed += 1;
       if (extra.refunded || extra.disputed) charges.newlyBlockedRefundedOrDisputed += 1;
     }
-    (kind === "charge" ? chargeItems : screeningItems).push({
-      kind,
-      id: extra.id,
-      at: extra.at.toISOString(),
-      label: extra.label,
-      from: judged.from,
-      to: judged.to,
-      reasons: judged.reasons,
-      refunded: extra.refunded,
-      disputed: extra.disputed,
-    });
+    (kind === "charge" ? chargeItems : screeningItems).push(kind, judged, at, describe);
   }
 
   return {
@@ -79,7 +105,9 @@ export function createTally(cap: number) {
         to: window.to.toISOString(),
         screenings,
         charges,
-        byDay: [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([day, n]) => ({ day, ...n })),
+        byDay: [...byDay]
+          .sort(([a], [b]) => a - b)
+          .map(([day, n]) => ({ day: new Date(day * DAY_MS).toISOString().slice(0, 10), ...n })),
         byRule,
         items: [...chargeItems.list(), ...screeningItems.list()],
         changed,

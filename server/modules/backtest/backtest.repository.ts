@@ -20,7 +20,7 @@ const ts = (ms: number) => `(timestamp 'epoch' + ${Math.round(ms)} * interval '1
 const MS = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 const iso = (date: Date) => date.toISOString();
 
-export function createBacktestRepository(sql: SqlRunner, batchSize = 5000) {
+export function createBacktestRepository(sql: SqlRunner, batchSize = 2_000) {
   return {
     /** How many screenings and charges the window holds (the progress bar's total). */
     async totals(accountId: string, window: Window) {
@@ -55,7 +55,8 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 5000) {
         .map(([kind, ms]) => `("kind" = '${kind}' AND "at" >= ${ts(end - (ms as number))})`)
         .join(" OR ");
       // Keyset on (at, id) over the index on "at": only the seed period is read, whatever
-      // the window itself holds.
+      // the window itself holds. ORDER BY names the table's columns: a bare "at" would be the
+      // output column (epoch ms), which no index has, so every batch sorted the whole period.
       let after = { at: end - longest - 1, id: "0" };
       for (;;) {
         const rows = await sql.query<{
@@ -76,7 +77,7 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 5000) {
            WHERE "at" >= ${ts(end - longest)} AND "at" < ${ts(end)}
              AND ("at", "id") > (${ts(after.at)}, $2::bigint)
              AND "accountId" = $1 AND (${scope})
-           ORDER BY "at", "id" LIMIT ${batchSize}`,
+           ORDER BY "ScreeningIdentity"."at", "ScreeningIdentity"."id" LIMIT ${batchSize}`,
           [accountId, after.id],
         );
         if (rows.length === 0) return;
@@ -101,28 +102,29 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 5000) {
 
     /** The window's screenings, oldest first. */
     async *screenings(accountId: string, window: Window): AsyncGenerator<StoredScreeningRow[]> {
-      // ("createdAt", "id") > (from, ''): every id is longer than '', so this is createdAt >= from.
-      let after = { at: iso(window.from), id: "" };
+      // Keyset on ("createdAt", "id"), the time as epoch ms (the column is timestamp(3), so
+      // exact). ("createdAt", "id") > (from, ''): every id is longer than '', so this is
+      // createdAt >= from. ORDER BY names the table's columns: a bare name would be an output
+      // column, which no index has (every batch then sorted the whole window).
+      let after = { at: window.from.getTime(), id: "" };
       for (;;) {
         const rows = await sql.query<{
           id: string;
           at: number;
-          createdAt: string;
           input: ScreenEvent;
           signals: CollectedSignals | string | null;
           decision: string;
         }>(
-          `SELECT "id", ${MS('"createdAt"')} AS at, "createdAt"::text AS "createdAt", "input",
-             "signals", "decision"
+          `SELECT "id", ${MS('"createdAt"')} AS at, "input", "signals", "decision"
            FROM "Screening"
-           WHERE "accountId" = $1 AND "createdAt" < $4::timestamp
-             AND ("createdAt", "id") > ($2::timestamp, $3)
-           ORDER BY "createdAt", "id" LIMIT ${batchSize}`,
-          [accountId, after.at, after.id, iso(window.to)],
+           WHERE "accountId" = $1 AND "createdAt" < $3::timestamp
+             AND ("createdAt", "id") > (${ts(after.at)}, $2)
+           ORDER BY "Screening"."createdAt", "Screening"."id" LIMIT ${batchSize}`,
+          [accountId, after.id, iso(window.to)],
         );
         if (rows.length === 0) return;
-        const tail = rows[rows.length - 1] as { id: string; createdAt: string };
-        after = { at: tail.createdAt, id: tail.id };
+        const tail = rows[rows.length - 1] as { id: string; at: number };
+        after = { at: Number(tail.at), id: tail.id };
         yield rows.map((r) => ({
           id: r.id,
           createdAt: new Date(Number(r.at)),

@@ -48,6 +48,30 @@ export function policyOf(settings: BacktestSettings): Policy {
   };
 }
 
+/**
+ * Yields what `batches` yields, asking for the next batch before handing out the current
+ * one, so the database reads batch n+1 while the replay judges batch n.
+ */
+export async function* readAhead<T>(batches: AsyncIterable<T>): AsyncGenerator<T> {
+  const it = batches[Symbol.asyncIterator]();
+  let next = it.next();
+  try {
+    for (;;) {
+      const current = await next;
+      if (current.done) return;
+      next = it.next();
+      // A rejected read-ahead is reported when it is awaited, not as unhandled meanwhile.
+      next.catch(() => {});
+      // One turn of the event loop so the query is on the wire before the replay holds the
+      // thread (the pool hands out its connection on a later tick).
+      await new Promise((resolve) => setImmediate(resolve));
+      yield current.value;
+    }
+  } finally {
+    await it.return?.();
+  }
+}
+
 type Job = NonNullable<BacktestJob> & { abort: AbortController };
 
 export function createBacktestService({ repo, policy: policies, now, log }: Deps) {
@@ -65,7 +89,7 @@ export function createBacktestService({ repo, policy: policies, now, log }: Deps
     const policy = policyOf(settings);
     const keep = lookback(policy);
     const counters = createReplayCounters(keep);
-    for await (const batch of repo.seeds(accountId, window.from, keep)) {
+    for await (const batch of readAhead(repo.seeds(accountId, window.from, keep))) {
       signal?.throwIfAborted();
       for (const seed of batch) counters.seed(seed.kind, seed.value, seed.row);
     }
@@ -85,31 +109,29 @@ export function createBacktestService({ repo, policy: policies, now, log }: Deps
     const total = totals.screenings + totals.charges;
     let processed = 0;
     onProgress(0, total);
-    for await (const batch of repo.screenings(accountId, window)) {
+    for await (const batch of readAhead(repo.screenings(accountId, window))) {
       signal?.throwIfAborted();
       for (const row of batch) {
         const input = row.input;
-        tally.record("screening", replay.screening(row), {
+        tally.record("screening", replay.screening(row), row.createdAt.getTime(), () => ({
           id: row.id,
-          at: row.createdAt,
           label: [input.type, input.email ?? input.user_id ?? input.ip].filter(Boolean).join(" "),
           refunded: false,
           disputed: false,
-        });
+        }));
       }
       processed += batch.length;
       onProgress(processed, Math.max(total, processed));
     }
-    for await (const batch of repo.charges(accountId, window)) {
+    for await (const batch of readAhead(repo.charges(accountId, window))) {
       signal?.throwIfAborted();
       for (const row of batch) {
-        tally.record("charge", replay.charge(row), {
+        tally.record("charge", replay.charge(row), row.created * 1000, () => ({
           id: row.chargeId,
-          at: new Date(row.created * 1000),
           label: `${row.email ?? "no email"} · ${(row.amount / 100).toFixed(2)} ${row.currency.toUpperCase()}`,
           refunded: row.refunded || row.amountRefunded > 0,
           disputed: row.disputed,
-        });
+        }));
       }
       processed += batch.length;
       onProgress(processed, Math.max(total, processed));

@@ -1,13 +1,15 @@
 /**
  * The counting query of a live screening (screening.repository's probeQuery), answered from
- * memory while a backtest replays events in time order: one list of rows per hashed identity,
- * in time order, so a probe is a binary search for its window's start and a short scan.
- * Rows older than the longest window any probe of the policy looks back are dropped as the
- * replay moves on, so memory follows the busiest window, not the history.
+ * memory while a backtest replays events in time order. Rows are held as columns of typed
+ * arrays (a few dozen bytes each, nothing for the garbage collector to trace) and each hashed
+ * identity is a chain of its rows, newest first, so a probe walks back from now to its
+ * window's start. Identities whose newest row is past their kind's look-back are forgotten as
+ * the replay moves on.
  */
 import type { Policy } from "../../engine/types.ts";
 import type { IdentityKind } from "../screening/identities.ts";
 import type { Probe } from "../screening/probes.ts";
+import { createDigestTable, type DigestTable } from "./digest-table.ts";
 
 /** One stored identity row as the counting query sees it (hashes, type, time, blocked). */
 export type CounterRow = {
@@ -20,8 +22,6 @@ export type CounterRow = {
   card: string | null;
   promo: string | null;
 };
-
-type Bucket = { rows: CounterRow[]; head: number };
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -62,52 +62,107 @@ export function lookback(policy: Policy): Partial<Record<IdentityKind, number>> 
 }
 
 export function createReplayCounters(keep: Partial<Record<IdentityKind, number>>) {
-  // kind → value → rows: no key string is built per lookup.
-  const buckets = new Map<IdentityKind, Map<string, Bucket>>();
+  // Rows are columns in typed arrays (no object per row), their text fields interned as ints.
+  // Each identity (kind, hashed value) is a chain of links, newest first: the map holds its
+  // newest link and each link the one before, so a probe walks back from now to its window's
+  // start. Rows arrive in time order (seeds sorted once by `settle`, then the replay's).
+  let capacity = 1 << 16;
+  let rowCount = 0;
+  let at = new Float64Array(capacity);
+  let typeOf = new Uint8Array(capacity);
+  let blockedOf = new Uint8Array(capacity);
+  let subjectOf = new Int32Array(capacity);
+  let userOf = new Int32Array(capacity);
+  let cardOf = new Int32Array(capacity);
+  let promoOf = new Int32Array(capacity);
+  let linkCapacity = 1 << 16;
+  let linkCount = 0;
+  let linkRow = new Int32Array(linkCapacity);
+  let linkPrev = new Int32Array(linkCapacity);
+
+  const symbols = createDigestTable();
+  const types = new Map<string, number>();
+  const heads = new Map<IdentityKind, DigestTable>();
+  let pending: { kind: IdentityKind; value: string; row: CounterRow }[] = [];
+  let lastRow: CounterRow | null = null;
+  let lastIndex = -1;
+  let latest = Number.NEGATIVE_INFINITY;
   let added = 0;
 
-  /** Index of the first live row at or after `since` (rows are in time order). */
-  function firstFrom(bucket: Bucket, since: number): number {
-    let lo = bucket.head;
-    let hi = bucket.rows.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((bucket.rows[mid] as CounterRow).at < since) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+  const NONE = -1;
+  const symbol = (text: string | null): number => {
+    if (text === null) return NONE;
+    return symbols.getOrAdd(text, symbols.size);
+  };
+  /** An interned id for a text to compare with, or -2 when no row holds it (matches none). */
+  const known = (text: string | null | undefined): number =>
+    text == null ? NONE : (symbols.get(text) ?? -2);
+
+  function grow<T extends Float64Array | Int32Array | Uint8Array>(array: T, size: number): T {
+    const bigger = new (array.constructor as new (n: number) => T)(size);
+    bigger.set(array);
+    return bigger;
   }
 
-  function dropOld(bucket: Bucket, before: number) {
-    bucket.head = firstFrom(bucket, before);
-    if (bucket.head > 64 && bucket.head * 2 > bucket.rows.length) {
-      bucket.rows = bucket.rows.slice(bucket.head);
-      bucket.head = 0;
+  function pushRow(row: CounterRow): number {
+    if (rowCount === capacity) {
+      capacity *= 2;
+      at = grow(at, capacity);
+      typeOf = grow(typeOf, capacity);
+      blockedOf = grow(blockedOf, capacity);
+      subjectOf = grow(subjectOf, capacity);
+      userOf = grow(userOf, capacity);
+      cardOf = grow(cardOf, capacity);
+      promoOf = grow(promoOf, capacity);
     }
+    let type = types.get(row.type);
+    if (type === undefined) {
+      type = types.size;
+      if (type > 31) throw new Error("more than 32 screening types");
+      types.set(row.type, type);
+    }
+    const i = rowCount++;
+    at[i] = row.at;
+    typeOf[i] = type;
+    blockedOf[i] = row.blocked ? 1 : 0;
+    subjectOf[i] = symbol(row.subject);
+    userOf[i] = symbol(row.user);
+    cardOf[i] = symbol(row.card);
+    promoOf[i] = symbol(row.promo);
+    return i;
   }
 
-  /** Forgets every row older than its kind's look-back as of `now`. */
-  function sweep(now: number) {
-    for (const [kind, values] of buckets) {
-      for (const [value, bucket] of values) {
-        dropOld(bucket, now - (keep[kind] ?? 0));
-        if (bucket.head >= bucket.rows.length) values.delete(value);
-      }
-    }
-  }
-
-  function bucketOf(kind: IdentityKind, value: string): Bucket {
-    let values = buckets.get(kind);
+  function link(kind: IdentityKind, value: string, row: number) {
+    let values = heads.get(kind);
     if (!values) {
-      values = new Map();
-      buckets.set(kind, values);
+      values = createDigestTable();
+      heads.set(kind, values);
     }
-    let bucket = values.get(value);
-    if (!bucket) {
-      bucket = { rows: [], head: 0 };
-      values.set(value, bucket);
+    if (linkCount === linkCapacity) {
+      linkCapacity *= 2;
+      linkRow = grow(linkRow, linkCapacity);
+      linkPrev = grow(linkPrev, linkCapacity);
     }
-    return bucket;
+    const l = linkCount++;
+    linkRow[l] = row;
+    linkPrev[l] = values.swap(value, l) ?? NONE;
+  }
+
+  /** Forgets the identities whose newest row is older than their kind's look-back. */
+  function sweep(now: number) {
+    for (const [kind, values] of heads) {
+      const before = now - (keep[kind] ?? 0);
+      values.retain((l) => (at[linkRow[l] as number] as number) >= before);
+    }
+  }
+
+  function settle() {
+    if (pending.length === 0) return;
+    const seeds = pending;
+    pending = [];
+    // Stable: rows of one instant keep the order they were read in.
+    seeds.sort((a, b) => a.row.at - b.row.at);
+    for (const seed of seeds) link(seed.kind, seed.value, pushRow(seed.row));
   }
 
   return {
@@ -118,49 +173,63 @@ export function createReplayCounters(keep: Partial<Record<IdentityKind, number>>
 
     /** Records a row of the history before the replay, in any order; `settle` sorts them. */
     seed(kind: IdentityKind, value: string, row: CounterRow) {
-      if (keep[kind]) bucketOf(kind, value).rows.push(row);
+      if (keep[kind]) pending.push({ kind, value, row });
     },
 
     /** Puts the seeded rows into time order, once, before the first `add`. */
-    settle() {
-      for (const values of buckets.values()) {
-        for (const bucket of values.values()) bucket.rows.sort((a, b) => a.at - b.at);
-      }
-    },
+    settle,
 
-    /** Records a replayed row; replayed rows arrive in time order, after every seed. */
+    /**
+     * Records a replayed row; replayed rows arrive in time order, after every seed. The same
+     * row object added under several identities is stored once.
+     */
     add(kind: IdentityKind, value: string, row: CounterRow) {
-      const window = keep[kind];
-      if (!window) return;
-      const bucket = bucketOf(kind, value);
-      bucket.rows.push(row);
-      if ((bucket.rows[bucket.head] as CounterRow).at < row.at - window) {
-        dropOld(bucket, row.at - window);
+      if (!keep[kind]) return;
+      if (pending.length > 0) settle();
+      if (row !== lastRow) {
+        lastRow = row;
+        lastIndex = pushRow(row);
+        if (row.at > latest) latest = row.at;
       }
+      link(kind, value, lastIndex);
       added += 1;
-      if (added % 200_000 === 0) sweep(row.at);
+      if (added % 500_000 === 0) sweep(latest);
     },
 
     /** The probe's answer, exactly as the live counting query gives it. */
     answer(probe: Probe): number {
-      const bucket = buckets.get(probe.kind)?.get(probe.value);
-      if (!bucket) return 0;
-      const rows = bucket.rows;
-      const since = probe.since.getTime();
-      const types = probe.types;
-      const distinct = probe.measure === "count" ? null : new Set<string>();
+      let l = heads.get(probe.kind)?.get(probe.value);
+      if (l === undefined) return 0;
+      // Rows past the kind's look-back count as forgotten, whether or not a sweep dropped them.
+      const since = Math.max(probe.since.getTime(), latest - (keep[probe.kind] ?? 0));
+      let mask = -1;
+      if (probe.types) {
+        mask = 0;
+        for (const type of probe.types) {
+          const code = types.get(type);
+          if (code !== undefined) mask |= 1 << code;
+        }
+      }
+      const notBlocked = probe.notBlocked === true;
+      const promo = probe.promo ? known(probe.promo) : null;
+      const user = probe.user ? known(probe.user) : null;
+      const measure = probe.measure;
+      const except = probe.except ? known(probe.except) : NONE;
+      const distinct = measure === "count" ? null : new Set<number>();
+      const column = measure === "distinctCard" ? cardOf : subjectOf;
       let count = 0;
-      for (let i = firstFrom(bucket, since); i < rows.length; i++) {
-        const row = rows[i] as CounterRow;
-        if (types && !types.includes(row.type)) continue;
-        if (probe.notBlocked && row.blocked) continue;
-        if (probe.promo && row.promo !== probe.promo) continue;
-        if (probe.user && row.user !== probe.user) continue;
+      for (; l !== NONE; l = linkPrev[l] as number) {
+        const r = linkRow[l] as number;
+        if ((at[r] as number) < since) break;
+        if ((mask & (1 << (typeOf[r] as number))) === 0) continue;
+        if (notBlocked && blockedOf[r] === 1) continue;
+        if (promo !== null && promoOf[r] !== promo) continue;
+        if (user !== null && userOf[r] !== user) continue;
         if (distinct) {
           // SQL: count(DISTINCT x) skips nulls, and `x <> except` is false for a null x.
-          const value = probe.measure === "distinctCard" ? row.card : row.subject;
-          if (value === null) continue;
-          if (probe.except && value === probe.except) continue;
+          const value = column[r] as number;
+          if (value === NONE) continue;
+          if (value === except) continue;
           distinct.add(value);
         } else {
           count += 1;
@@ -172,7 +241,7 @@ export function createReplayCounters(keep: Partial<Record<IdentityKind, number>>
     /** Identity lists held (for the benchmark's memory report). */
     size(): number {
       let n = 0;
-      for (const values of buckets.values()) n += values.size;
+      for (const values of heads.values()) n += values.size;
       return n;
     },
   };

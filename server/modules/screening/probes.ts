@@ -141,12 +141,23 @@ export function probesFor(
 /** The engine's Counts from the answers to `probes` (a probe not asked counts 0). */
 export function countsOf(probes: readonly Probe[], answers: readonly number[]): Counts {
   const counts = emptyCounts();
-  probes.forEach((probe, i) => {
-    const [group, field] = probe.name.split(".") as [string, string | undefined];
+  const target = counts as unknown as Record<string, Record<string, number> | number>;
+  for (let i = 0; i < probes.length; i++) {
+    const [group, field] = pathOf((probes[i] as Probe).name);
     const answer = answers[i] ?? 0;
-    const target = counts as unknown as Record<string, Record<string, number> | number>;
     if (field === undefined) target[group] = answer;
     else (target[group] as Record<string, number>)[field] = answer;
-  });
+  }
   return counts;
+}
+
+// Probe names are a few constants: split each once (a backtest asks for millions).
+const paths = new Map<string, [string, string | undefined]>();
+function pathOf(name: string): [string, string | undefined] {
+  let path = paths.get(name);
+  if (!path) {
+    path = name.split(".") as [string, string | undefined];
+    paths.set(name, path);
+  }
+  return path;
 }

@@ -25,7 +25,7 @@ import { randomToken, sha256Bytes } from "../server/lib/tokens.ts";
 import type { BacktestJob } from "../shared/schemas/backtest.ts";
 import { DEFAULT_RULES, RULE_KEYS } from "../shared/schemas/rules.ts";
 import { DEFAULT_TEMPLATES } from "../shared/schemas/templates.ts";
-import { freePort, stop } from "./lib/bench-process.ts";
+import { freePort, serverNodeArgs, stop } from "./lib/bench-process.ts";
 import { flags } from "./lib/progress.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -61,9 +61,7 @@ function start(script: string, env: Record<string, string>, logFile: string) {
   for (const name of ["DATABASE_URL", "PUBLIC_URL", "ENCRYPTION_KEY", "HOST", "PORT"]) {
     delete base[name];
   }
-  // BENCH_NODE_ARGS adds node flags to the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
-  const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...extra, "--import", "tsx", script], {
+  const child = spawn(process.execPath, [...serverNodeArgs(), script], {
     cwd: ROOT,
     env: { ...base, ...env },
     stdio: ["ignore", log, log],

@@ -19,11 +19,18 @@ export const HOST = "127.0.0.1";
 const children = new Set<ChildProcess>();
 export const cleanups: (() => Promise<void>)[] = [];
 
+/**
+ * Node flags for a server under a benchmark: those `npm start` gives (package.json), then
+ * BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
+ */
+export function serverNodeArgs(): string[] {
+  const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  return ["--max-semi-space-size=4", ...extra, "--import", "tsx"];
+}
+
 export function start(name: string, script: string, env: Record<string, string>, logFile: string) {
   const log = openSync(logFile, "a");
-  // BENCH_NODE_ARGS adds node flags to the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
-  const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...extra, "--import", "tsx", script], {
+  const child = spawn(process.execPath, [...serverNodeArgs(), script], {
     cwd: ROOT,
     env: { ...baseEnv(), ...env },
     stdio: ["ignore", log, log],

@@ -160,6 +160,23 @@ describe("Test on history in Chromium", () => {
     // Fixing it clears the error.
     await perIp.fill("2");
     expect(await form.getByText("must be at least 1").count()).toBe(0);
+
+    // Should the server still refuse a value (the request is altered on its way here), its
+    // 400 is shown above the button and in the form, under the field it names.
+    await tab.route("**/trpc/backtest.start**", (route) =>
+      route.continue({
+        postData: (route.request().postData() ?? "").replace(
+          '"per_ip_per_hour":2',
+          '"per_ip_per_hour":0',
+        ),
+      }),
+    );
+    await testButton.click();
+    await tab
+      .getByRole("alert")
+      .filter({ hasText: "rule_settings.rule_signup_velocity.per_ip_per_hour" })
+      .waitFor();
+    await form.getByText("must be at least 1").waitFor();
     await tab.close();
   });
 });

@@ -41,7 +41,9 @@ function RulesEditor() {
     setDrafts((current) => ({ ...current, [rule]: { ...current[rule], [field]: next } }));
     setDraftErrors((current) =>
       Object.fromEntries(
-        Object.entries(current).filter(([path]) => !path.startsWith(`${rule}.${field}`)),
+        Object.entries(current).filter(
+          ([path]) => path !== `${rule}.${field}` && !path.startsWith(`${rule}.${field}.`),
+        ),
       ),
     );
   };

@@ -2,6 +2,8 @@
  * "Test on history" as a merchant uses it, in real Chromium: a charge that was refunded
  * later arrives through a signed webhook; on the Rules page the merchant turns a rule on
  * without it being saved, runs the test, sees the progress, then the charge in the result.
+ * Then a rule's Settings form edited and not saved: the test runs the edit (and says so),
+ * the saved value stays, and an edit that does not validate is not run.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +11,7 @@ import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
 import { screenshot } from "../helpers/browser.ts";
 import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
 import type { Merchant } from "../helpers/merchants.ts";
+import { backendOf, turnOn } from "../helpers/screening.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
 import type { TestApp } from "../helpers/test-app.ts";
 
@@ -83,5 +86,97 @@ describe("Test on history in Chromium", () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, "rules-test-on-history");
     release();
+  });
+
+  it("runs a rule's unsaved Settings form, says so, and leaves the saved value alone", async () => {
+    // Three signups from one IP within minutes: allowed live under the saved 5 per hour.
+    await turnOn(merchant, "rule_signup_velocity");
+    const backend = await backendOf(t, merchant);
+    const signups: string[] = [];
+    // The app's clock stands still: each signup a minute later, the test a minute after them
+    // (the window ends, exclusive, at the test's start).
+    for (const n of [1, 2, 3]) {
+      t.clock.advance(60_000);
+      const answer = await backend.decide({
+        type: "signup",
+        user_id: `velo${n}`,
+        ip: "198.51.100.20",
+      });
+      expect(answer.decision).toBe("allow");
+      signups.push(answer.id);
+    }
+    t.clock.advance(60_000);
+    const tab = await browser.newPage();
+    const starts: string[] = [];
+    tab.on("request", (request) => {
+      if (request.url().includes("/trpc/backtest.start")) starts.push(request.url());
+    });
+    await tab.goto(`${t.baseUrl}/homepage/rules`);
+    const testButton = tab.getByRole("button", { name: "Test on history" });
+    const used = tab.locator("[data-backtest-used]");
+    const report = tab.locator("[data-backtest-report]");
+    const runTest = async (label: RegExp) => {
+      await testButton.click();
+      await expect.poll(() => used.innerText(), { timeout: 10_000 }).toMatch(label);
+      await report.waitFor({ timeout: 20_000 });
+    };
+
+    // The saved settings: nothing about these signups changes.
+    await runTest(/^Tested with the saved settings\.$/);
+    for (const id of signups)
+      expect(await tab.locator(`[data-backtest-item="${id}"]`).count()).toBe(0);
+
+    // One signup per IP per hour, typed in the form and not saved.
+    await tab.getByRole("button", { name: "Settings for Signup velocity" }).click();
+    const form = tab.getByRole("form", { name: "Signup velocity settings" });
+    const perIp = form.getByLabel("Signups per IP per hour");
+    expect(await perIp.inputValue()).toBe("5");
+    await perIp.fill("1");
+    await runTest(
+      /^Tested with unsaved changes to Signup velocity \(Signups per IP per hour 1\)\.$/,
+    );
+    // Unlike the saved settings' run: the second signup would be blocked.
+    const second = tab.locator(`[data-backtest-item="${signups[1]}"]`);
+    expect(await second.count(), "the unsaved limit changes the second signup").toBe(1);
+    expect(await second.innerText()).toMatch(/Allow → Block/);
+    expect(await tab.locator(`[data-backtest-item="${signups[0]}"]`).count()).toBe(0);
+    await screenshot(tab, "rules-test-on-history-unsaved-settings");
+
+    // Nothing was saved: the API and a reload show the old value.
+    const stored =
+      await merchant.api.json<Record<string, Record<string, unknown>>>("/api/rule-settings");
+    expect(stored.body.rule_signup_velocity?.per_ip_per_hour).toBe(5);
+    await tab.reload();
+    await tab.getByRole("button", { name: "Settings for Signup velocity" }).click();
+    expect(await perIp.inputValue()).toBe("5");
+
+    // A draft that does not validate is the form's field error; no backtest is started.
+    const before = starts.length;
+    await perIp.fill("0");
+    await testButton.click();
+    await form.getByText("must be at least 1").waitFor();
+    expect(await tab.getByRole("alert").filter({ hasText: "Not started" }).count()).toBe(1);
+    expect(starts.length).toBe(before);
+    // Fixing it clears the error.
+    await perIp.fill("2");
+    expect(await form.getByText("must be at least 1").count()).toBe(0);
+
+    // Should the server still refuse a value (the request is altered on its way here), its
+    // 400 is shown above the button and in the form, under the field it names.
+    await tab.route("**/trpc/backtest.start**", (route) =>
+      route.continue({
+        postData: (route.request().postData() ?? "").replace(
+          '"per_ip_per_hour":2',
+          '"per_ip_per_hour":0',
+        ),
+      }),
+    );
+    await testButton.click();
+    await tab
+      .getByRole("alert")
+      .filter({ hasText: "rule_settings.rule_signup_velocity.per_ip_per_hour" })
+      .waitFor();
+    await form.getByText("must be at least 1").waitFor();
+    await tab.close();
   });
 });

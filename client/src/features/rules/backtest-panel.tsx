@@ -1,17 +1,31 @@
 /**
- * "Test on history": runs the settings on the page (saved or not) over the account's last
- * 30 days of screenings and charges, in the background; shows progress while it runs, then
- * what would change: counts, a bar per day, and the list (charges first) with the reasons.
+ * "Test on history": runs the settings on the page (saved or not, unsaved Settings forms
+ * included) over the account's last 30 days of screenings and charges, in the background;
+ * shows progress while it runs, then which settings it ran and what would change: counts, a
+ * bar per day, and the list (charges first) with the reasons.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import type { BacktestInput, BacktestResult } from "../../../../shared/schemas/backtest.ts";
-import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 
-type Props = { settings: () => Omit<BacktestInput, "days"> | null };
+/**
+ * What to run and the unsaved changes in it, described; or the field errors ("rule.field")
+ * of unsaved edits that do not validate, in which case nothing is started.
+ */
+export type BacktestRun =
+  | { input: Omit<BacktestInput, "days">; unsaved: string[] }
+  | { errors: Record<string, string> };
+
+type Props = {
+  settings: () => BacktestRun | null;
+  /** The backtest's 400 named rule settings fields: shown in their forms ("rule.field"). */
+  onFieldErrors: (errors: Record<string, string>) => void;
+};
 
 const CHANGE_LABEL: Record<string, string> = { block: "Block", review: "Review", allow: "Allow" };
 
-export function BacktestPanel({ settings }: Props) {
+export function BacktestPanel({ settings, onFieldErrors }: Props) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const status = useQuery(
@@ -25,18 +39,45 @@ export function BacktestPanel({ settings }: Props) {
   const cancel = useMutation(trpc.backtest.cancel.mutationOptions({ onSuccess: refresh }));
   const job = status.data;
   const running = job?.status === "running";
+  // Which settings each job this page started ran with (the server does not keep it).
+  const [ran, setRan] = useState<{ jobId: string; unsaved: string[] } | null>(null);
+  const [invalid, setInvalid] = useState(false);
 
   function run() {
-    const input = settings();
-    if (input) start.mutate({ ...input, days: 30 });
+    const next = settings();
+    if (!next) return;
+    setInvalid("errors" in next);
+    if ("errors" in next) {
+      start.reset();
+      return;
+    }
+    start.mutate(
+      { ...next.input, days: 30 },
+      {
+        onSuccess: (started) => {
+          if (started) setRan({ jobId: started.id, unsaved: next.unsaved });
+        },
+        onError: (error) => {
+          const prefix = "rule_settings.";
+          onFieldErrors(
+            Object.fromEntries(
+              Object.entries(fieldErrors(error))
+                .filter(([path]) => path.startsWith(prefix))
+                .map(([path, message]) => [path.slice(prefix.length), message]),
+            ),
+          );
+        },
+      },
+    );
   }
 
   return (
     <section className="config-section backtest" aria-labelledby="backtest-title">
       <h2 id="backtest-title">Test on history</h2>
       <p className="muted">
-        Runs the settings on this page, saved or not, over the last 30 days of screenings and
-        charges, and shows what would change. Nothing is blocked or refunded.
+        Runs the settings on this page, saved or not (unsaved changes in a rule's Settings
+        included), over the last 30 days of screenings and charges, and shows what would change.
+        Nothing is blocked or refunded.
       </p>
       <div className="backtest-actions">
         <button type="button" onClick={run} disabled={running || start.isPending}>
@@ -48,9 +89,14 @@ export function BacktestPanel({ settings }: Props) {
           </button>
         )}
       </div>
+      {invalid && (
+        <p className="message error" role="alert">
+          Not started: an unsaved rule setting is not valid; check the fields marked above.
+        </p>
+      )}
       {start.error && (
         <p className="message error" role="alert">
-          {errorMessage(start.error)}
+          Not started: {errorMessage(start.error)}
         </p>
       )}
       {running && (
@@ -69,6 +115,13 @@ export function BacktestPanel({ settings }: Props) {
       {job?.status === "failed" && (
         <p className="message error" role="alert">
           {job.error}
+        </p>
+      )}
+      {job && ran?.jobId === job.id && job.status !== "cancelled" && (
+        <p className="backtest-used" data-backtest-used>
+          {ran.unsaved.length > 0
+            ? `Tested with unsaved changes to ${ran.unsaved.join("; ")}.`
+            : "Tested with the saved settings."}
         </p>
       )}
       {job?.status === "done" && job.result && <BacktestReport result={job.result} />}

@@ -1,13 +1,16 @@
 /**
  * A rule's action, mode and parameters, beside its switch. It shows what runs (templates
  * applied); Save sends only the fields the merchant changed, so a template's other values
- * keep applying. Field errors are the server's 400, shown under each field.
+ * keep applying. Field errors are the server's 400, shown under each field, or a draft's
+ * errors when "Test on history" could not run it. The unsaved edits are the page's (see
+ * rule-drafts.ts), so the test runs them too.
  */
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useState } from "react";
 import type { RuleSetting } from "../../../../shared/schemas/rule-settings.ts";
 import type { RuleKey } from "../../../../shared/schemas/rules.ts";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
+import { changedFields } from "./rule-drafts.ts";
 import { SettingField } from "./setting-field.tsx";
 
 type Props = {
@@ -15,31 +18,44 @@ type Props = {
   label: string;
   /** The settings that run for this rule. */
   value: RuleSetting;
+  /** This rule's unsaved edits, field by field as the boxes hold them. */
+  edits: Record<string, unknown>;
+  onEdit: (field: string, value: unknown) => void;
+  /** Called once the edits are saved: they are what runs now. */
   onSaved: () => void;
+  /** Field errors of the page's unsaved edits, keyed "rule.field" as the PUT's. */
+  draftErrors: Record<string, string>;
 };
 
-export function RuleSettingsPanel({ rule, label, value, onSaved }: Props) {
+export function RuleSettingsPanel({
+  rule,
+  label,
+  value,
+  edits,
+  onEdit,
+  onSaved,
+  draftErrors,
+}: Props) {
   const trpc = useTRPC();
   const id = useId();
   const [open, setOpen] = useState(false);
-  const [edits, setEdits] = useState<Record<string, unknown>>({});
   const put = useMutation(trpc.ruleSettings.put.mutationOptions());
   const shown = { ...value, ...edits } as Record<string, unknown>;
-  const errors = fieldErrors(put.error);
+  const errors = { ...draftErrors, ...fieldErrors(put.error) };
   const errorOf = (field: string) =>
     Object.entries(errors).find(([path]) => path.startsWith(`${rule}.${field}`))?.[1];
   const hasFieldError = Object.keys(value).some((field) => errorOf(field) !== undefined);
+  const hasDraftError = Object.keys(draftErrors).some((path) => path.startsWith(`${rule}.`));
+  // A draft that could not be tested is shown where it can be fixed.
+  useEffect(() => {
+    if (hasDraftError) setOpen(true);
+  }, [hasDraftError]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const changes = changedFields(value as Record<string, unknown>, edits);
     if (Object.keys(changes).length === 0) return;
-    put.mutate({ [rule]: changes } as never, {
-      onSuccess: () => {
-        setEdits({});
-        onSaved();
-      },
-    });
+    put.mutate({ [rule]: changes } as never, { onSuccess: onSaved });
   }
 
   return (
@@ -77,7 +93,7 @@ export function RuleSettingsPanel({ rule, label, value, onSaved }: Props) {
               error={errorOf(field)}
               onChange={(next) => {
                 put.reset();
-                setEdits((current) => ({ ...current, [field]: next }));
+                onEdit(field, next);
               }}
             />
           ))}
@@ -97,26 +113,4 @@ export function RuleSettingsPanel({ rule, label, value, onSaved }: Props) {
       )}
     </>
   );
-}
-
-/** The edited fields whose value differs from what runs, converted to what the API takes. */
-function changedFields(current: Record<string, unknown>, edits: Record<string, unknown>) {
-  const out: Record<string, unknown> = {};
-  for (const [field, raw] of Object.entries(edits)) {
-    const value =
-      typeof raw === "string" && field !== "action" && field !== "mode" ? toNumber(raw) : raw;
-    const cleaned =
-      field === "allowed_origins"
-        ? (value as string[]).map((o) => o.trim()).filter(Boolean)
-        : value;
-    if (JSON.stringify(cleaned) !== JSON.stringify(current[field])) out[field] = cleaned;
-  }
-  return out;
-}
-
-/** Typed text as a number; blank or unreadable is sent as-is for the server to name. */
-function toNumber(text: string): unknown {
-  if (text.trim() === "") return null;
-  const number = Number(text);
-  return Number.isFinite(number) ? number : text;
 }

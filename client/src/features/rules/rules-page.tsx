@@ -1,13 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { RULE_CATALOG, RULE_GROUPS } from "../../../../shared/catalog/rules.ts";
-import type { RuleKey, Rules } from "../../../../shared/schemas/rules.ts";
+import { RULE_KEYS, type RuleKey, type Rules } from "../../../../shared/schemas/rules.ts";
 import { LoadError, SaveStatus } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { ToggleList } from "../../components/toggle-list.tsx";
 import { drivenByText } from "../../lib/rule-format.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { useAutosave } from "../../lib/use-autosave.ts";
-import { BacktestPanel } from "./backtest-panel.tsx";
+import { BacktestPanel, type BacktestRun } from "./backtest-panel.tsx";
+import { type Drafts, describeChanges, withDrafts } from "./rule-drafts.ts";
 import { RuleSettingsPanel } from "./rule-settings-panel.tsx";
 import { ThresholdInput } from "./threshold-input.tsx";
 import "./rules.css";
@@ -31,6 +33,24 @@ function RulesEditor() {
   const put = useMutation(trpc.rules.put.mutationOptions());
   const templates = useQuery(trpc.templates.get.queryOptions());
   const blocklist = useQuery(trpc.blocklist.get.queryOptions());
+  // Unsaved edits in the rules' Settings forms, and the field errors of the last attempt to
+  // test them (keyed "rule.field" like the PUT's).
+  const [drafts, setDrafts] = useState<Drafts>({});
+  const [draftErrors, setDraftErrors] = useState<Record<string, string>>({});
+  const edit = (rule: RuleKey, field: string, next: unknown) => {
+    setDrafts((current) => ({ ...current, [rule]: { ...current[rule], [field]: next } }));
+    setDraftErrors((current) =>
+      Object.fromEntries(
+        Object.entries(current).filter(
+          ([path]) => path !== `${rule}.${field}` && !path.startsWith(`${rule}.${field}.`),
+        ),
+      ),
+    );
+  };
+  const saved = (rule: RuleKey) => {
+    setDrafts(({ [rule]: _, ...rest }) => rest);
+    void refreshEffective();
+  };
   const rules = useAutosave<Rules>({
     data: query.data,
     save: put.mutateAsync,
@@ -69,7 +89,10 @@ function RulesEditor() {
             rule={key}
             label={label}
             value={effective.data.settings[key]}
-            onSaved={refreshEffective}
+            edits={drafts[key] ?? {}}
+            onEdit={(field, next) => edit(key, field, next)}
+            onSaved={() => saved(key)}
+            draftErrors={draftErrors}
           />
         )}
       </>
@@ -94,18 +117,38 @@ function RulesEditor() {
       ))}
       <SaveStatus saving={rules.saving} error={rules.error} />
       <BacktestPanel
-        settings={() =>
-          // The page's rules as shown (saved or not) and the settings that run for each rule.
-          templates.data && blocklist.data && effective.data
-            ? {
-                rules: value,
-                templates: templates.data,
-                rule_settings: effective.data.settings,
-                blocklist: blocklist.data,
-              }
-            : null
-        }
+        settings={(): BacktestRun | null => {
+          // The page's rules as shown (saved or not) and the settings that run for each rule,
+          // with the Settings forms' unsaved edits over them.
+          if (!templates.data || !blocklist.data || !effective.data) return null;
+          const drafted = withDrafts(effective.data.settings, drafts);
+          setDraftErrors(drafted.ok ? {} : drafted.errors);
+          if (!drafted.ok) return { errors: drafted.errors };
+          return {
+            input: {
+              rules: value,
+              templates: templates.data,
+              rule_settings: drafted.settings,
+              blocklist: blocklist.data,
+            },
+            unsaved: [...unsavedRules(value, query.data), ...describeChanges(drafted.changed)],
+          };
+        }}
+        onFieldErrors={(errors) => setDraftErrors(errors)}
       />
     </>
   );
+}
+
+/** The page's switches and threshold that differ from what is saved, as a person reads them. */
+function unsavedRules(shown: Rules, saved: Rules | undefined): string[] {
+  if (!saved) return [];
+  const out = RULE_KEYS.filter((key) => shown[key] !== saved[key]).map(
+    (key) =>
+      `${RULE_CATALOG.find((rule) => rule.key === key)?.label ?? key} (${shown[key] ? "on" : "off"})`,
+  );
+  if (shown.risk_level_threshold !== saved.risk_level_threshold) {
+    out.push(`the risk level threshold (${shown.risk_level_threshold})`);
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 /**
  * The part of judging a stored screening that keeps no state: parse what was stored, compute
- * the event's features, hash its identities, and list the probes to count. Run by the
+ * the event's features and hash its identities. Run by the
  * backtest's worker thread (backtest-worker.ts) in batches, while the main thread keeps the
  * counters, the engine and the tally in time order, so the decisions are the live path's by
  * construction (`screeningInputs` is the live path's own code).
@@ -9,7 +9,6 @@ import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
 import type { ScreenEvent } from "../../../shared/schemas/screening.ts";
 import type { EventSubject, Features, Policy } from "../../engine/types.ts";
 import type { Identities } from "../screening/identities.ts";
-import type { Probe } from "../screening/probes.ts";
 import type { HistoryQuery } from "../screening/screening.repository.ts";
 import { screeningInputs } from "../screening/screening-inputs.ts";
 
@@ -21,13 +20,18 @@ export type RawScreening = {
   signals: CollectedSignals | string | null;
 };
 
-/** What the main thread needs to judge the event: everything but the counts. */
+/**
+ * What the main thread needs to judge the event, short of the probes (`probesFor` there, from
+ * the subject and identities: cheaper than carrying them) and the counts. Plain JSON: the
+ * worker sends a batch as one JSON text, which the main thread parses several times faster
+ * than it deserializes the same objects from a structured clone (measured: ~6 µs against
+ * ~40 µs an event).
+ */
 export type Prepared = {
   subject: EventSubject;
   /** The event's own features, without the shared `base` (the main thread adds it back). */
   features: Omit<Features, "disposableDomains">;
   ids: Identities;
-  probes: Probe[];
   history: HistoryQuery | null;
 };
 
@@ -35,7 +39,7 @@ const parsed = <T>(value: T | string): T =>
   typeof value === "string" ? (JSON.parse(value) as T) : value;
 
 export function prepareScreening(row: RawScreening, policy: Policy, base: Features): Prepared {
-  const { subject, features, ids, probes, history } = screeningInputs(
+  const { subject, features, ids, history } = screeningInputs(
     parsed(row.input),
     policy,
     base,
@@ -44,5 +48,5 @@ export function prepareScreening(row: RawScreening, policy: Policy, base: Featur
   );
   // The base (a set of thousands of domains) stays behind: it is the same for every event.
   const { disposableDomains: _base, ...own } = features;
-  return { subject, features: own, ids, probes, history };
+  return { subject, features: own, ids, history };
 }

@@ -10,7 +10,7 @@ import type { ScreenEvent } from "../../../shared/schemas/screening.ts";
 import { evaluate } from "../../engine/evaluate.ts";
 import type { Decision, Features, Policy, Reason } from "../../engine/types.ts";
 import type { IdentityKind } from "../screening/identities.ts";
-import { countsOf } from "../screening/probes.ts";
+import { countsOf, probesFor } from "../screening/probes.ts";
 import { type Prepared, prepareScreening } from "./backtest-prepare.ts";
 import type { CounterRow, ReplayCounters } from "./replay-counters.ts";
 import type { StripeHistoryIndex } from "./stripe-history.ts";
@@ -58,7 +58,8 @@ export function createReplay(deps: {
    * counters, then counts it with its new decision. Called in time order.
    */
   function judge(decision: string, at: number, prepared: Prepared): Judged {
-    const { subject, features, ids, probes, history: query } = prepared;
+    const { subject, features, ids, history: query } = prepared;
+    const probes = probesFor(subject, ids, policy, new Date(at));
     const evaluation = evaluate(subject, policy, {
       ...base,
       ...features,

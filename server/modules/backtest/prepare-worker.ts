@@ -25,12 +25,17 @@ function startWorker(workerData: { policy: Policy; base: Features }): Worker {
   const tsx = import.meta.resolve("tsx/esm/api");
   return new Worker(
     `import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(file)}, ${JSON.stringify(file)}))`,
-    // No inherited `--import tsx`: the loader is registered inside, for this file only.
-    { eval: true, execArgv: [], workerData },
+    // Not the parent's `--import tsx` (or a test runner's flags): the loader is registered
+    // inside, for this file only. Profiling flags pass.
+    {
+      eval: true,
+      execArgv: process.execArgv.filter((arg) => arg.startsWith("--cpu-prof")),
+      workerData,
+    },
   );
 }
 
-type Reply = { id: number; prepared?: Prepared[]; error?: string };
+type Reply = { id: number; prepared?: string; error?: string };
 
 export function createPrepareWorker(policy: Policy, base: Features) {
   const worker = startWorker({ policy, base });
@@ -46,7 +51,7 @@ export function createPrepareWorker(policy: Policy, base: Features) {
     const w = waiting.get(id);
     if (!w) return;
     waiting.delete(id);
-    if (prepared) w.done(prepared);
+    if (prepared !== undefined) w.done(JSON.parse(prepared) as Prepared[]);
     else w.fail(new Error(`backtest worker: ${error}`));
   });
   worker.on("error", failAll);
@@ -107,9 +112,14 @@ export function createPrepareWorker(policy: Policy, base: Features) {
       }
     },
 
+    /** Lets the worker end by itself, or ends it after a second. */
     async close() {
       worker.removeAllListeners("exit");
-      await worker.terminate();
+      const exited = new Promise((done) => worker.once("exit", done));
+      worker.postMessage("stop");
+      const timer = setTimeout(() => worker.terminate(), 1_000);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }

@@ -11,12 +11,7 @@ import { build } from "esbuild";
 
 const root = join(import.meta.dirname, "..");
 const OUT_DIR = join(root, "dist", "server");
-export const SERVER_ENTRIES = [
-  "server/main.ts",
-  "server/db/migrate-process.ts",
-  // The backtest's worker thread, started by server/modules/backtest/prepare-worker.ts.
-  "server/modules/backtest/backtest-worker.ts",
-];
+export const SERVER_ENTRIES = ["server/main.ts", "server/db/migrate-process.ts"];
 
 const sourceLocation = {
   name: "source-location",
@@ -61,7 +56,7 @@ export async function buildServer() {
     target: "node20",
     sourcemap: true,
     logLevel: "warning",
-    // Tells migrate-child.ts and prepare-worker.ts to start the compiled entries, not tsx.
+    // Tells migrate-child.ts to spawn the compiled migration process, not tsx.
     define: { __WARDEN_BUILT__: "true" },
     banner: { js: 'import __wardenPath from "node:path";' },
     plugins: [packagesExternal, sourceLocation],

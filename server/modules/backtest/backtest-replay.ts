@@ -10,18 +10,18 @@ import type { ScreenEvent } from "../../../shared/schemas/screening.ts";
 import { evaluate } from "../../engine/evaluate.ts";
 import type { Decision, Features, Policy, Reason } from "../../engine/types.ts";
 import type { IdentityKind } from "../screening/identities.ts";
-import { countsOf, probesFor } from "../screening/probes.ts";
-import { type Prepared, prepareScreening } from "./backtest-prepare.ts";
+import { countsOf } from "../screening/probes.ts";
+import { screeningInputs } from "../screening/screening-inputs.ts";
 import type { CounterRow, ReplayCounters } from "./replay-counters.ts";
 import type { StripeHistoryIndex } from "./stripe-history.ts";
 
 export type StoredScreeningRow = {
   id: string;
   createdAt: Date;
-  /** The event as sent (without the signals token); as stored JSON text until parsed. */
-  input: ScreenEvent | string;
+  /** The event as sent (without the signals token). */
+  input: ScreenEvent;
   /** What warden.js collected for it (the consumed token's signals), if anything. */
-  signals: CollectedSignals | string | null;
+  signals: CollectedSignals | null;
   decision: string;
 };
 
@@ -53,49 +53,42 @@ export function createReplay(deps: {
   history: StripeHistoryIndex;
 }) {
   const { policy, features: base, counters, history } = deps;
-  /**
-   * Judges a prepared screening as of its time `at` (ms), counting from the replay's
-   * counters, then counts it with its new decision. Called in time order.
-   */
-  function judge(decision: string, at: number, prepared: Prepared): Judged {
-    const { subject, features, ids, history: query } = prepared;
-    const probes = probesFor(subject, ids, policy, new Date(at));
-    const evaluation = evaluate(subject, policy, {
-      ...base,
-      ...features,
-      counts: countsOf(
-        probes,
-        probes.map((probe) => counters.answer(probe)),
-      ),
-      stripeHistory: query ? history.lookup(query, Math.floor(at / 1000)) : null,
-    });
-    const counted: CounterRow = {
-      at,
-      type: subject.type,
-      blocked: evaluation.decision === "block",
-      subject: ids.subject,
-      user: ids.values.user ?? null,
-      card: ids.values.card ?? null,
-      promo: ids.values.promo ?? null,
-    };
-    const values = ids.values;
-    for (const kind in values) {
-      counters.add(kind as IdentityKind, values[kind as IdentityKind] as string, counted);
-    }
-    return {
-      from: decision as Decision,
-      to: evaluation.decision,
-      reasons: evaluation.reasons,
-    };
-  }
-
   return {
-    judge,
-
-    /** A stored screening, prepared here (the service has the worker prepare them). */
     screening(row: StoredScreeningRow): Judged {
-      const at = row.createdAt.getTime();
-      return judge(row.decision, at, prepareScreening({ ...row, at }, policy, base));
+      const at = row.createdAt;
+      const {
+        subject,
+        features,
+        ids,
+        probes,
+        history: query,
+      } = screeningInputs(row.input, policy, base, at, row.signals);
+      const evaluation = evaluate(subject, policy, {
+        ...features,
+        counts: countsOf(
+          probes,
+          probes.map((probe) => counters.answer(probe)),
+        ),
+        stripeHistory: query ? history.lookup(query, Math.floor(at.getTime() / 1000)) : null,
+      });
+      const counted: CounterRow = {
+        at: at.getTime(),
+        type: subject.type,
+        blocked: evaluation.decision === "block",
+        subject: ids.subject,
+        user: ids.values.user ?? null,
+        card: ids.values.card ?? null,
+        promo: ids.values.promo ?? null,
+      };
+      const values = ids.values;
+      for (const kind in values) {
+        counters.add(kind as IdentityKind, values[kind as IdentityKind] as string, counted);
+      }
+      return {
+        from: row.decision as Decision,
+        to: evaluation.decision,
+        reasons: evaluation.reasons,
+      };
     },
 
     /**

@@ -4,6 +4,8 @@
  * charges in the window in time order, and its refunded or disputed charges. Plain SQL on
  * both databases; times travel as epoch milliseconds (no timezone parsing on either side).
  */
+import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
+import type { ScreenEvent } from "../../../shared/schemas/screening.ts";
 import type { SqlRunner } from "../../db/sql-runner.ts";
 import type { IdentityKind } from "../screening/identities.ts";
 import type { StoredChargeRow, StoredScreeningRow } from "./backtest-replay.ts";
@@ -109,13 +111,11 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 2_000) {
         const rows = await sql.query<{
           id: string;
           at: number;
-          input: string;
-          signals: string | null;
+          input: ScreenEvent;
+          signals: CollectedSignals | string | null;
           decision: string;
         }>(
-          // The JSON stays text here: the backtest's worker thread parses it.
-          `SELECT "id", ${MS('"createdAt"')} AS at, "input"::text AS input,
-                  "signals"::text AS signals, "decision"
+          `SELECT "id", ${MS('"createdAt"')} AS at, "input", "signals", "decision"
            FROM "Screening"
            WHERE "accountId" = $1 AND "createdAt" < $3::timestamp
              AND ("createdAt", "id") > (${ts(after.at)}, $2)
@@ -128,8 +128,8 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 2_000) {
         yield rows.map((r) => ({
           id: r.id,
           createdAt: new Date(Number(r.at)),
-          input: r.input,
-          signals: r.signals,
+          input: typeof r.input === "string" ? JSON.parse(r.input) : r.input,
+          signals: typeof r.signals === "string" ? JSON.parse(r.signals) : r.signals,
           decision: r.decision,
         }));
         if (rows.length < batchSize) return;

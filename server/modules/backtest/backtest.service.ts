@@ -13,14 +13,11 @@ import {
   type BacktestResult,
   type BacktestSettings,
 } from "../../../shared/schemas/backtest.ts";
-import type { ScreenEvent } from "../../../shared/schemas/screening.ts";
 import type { Policy } from "../../engine/types.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
 import type { BacktestRepository } from "./backtest.repository.ts";
-import type { Prepared } from "./backtest-prepare.ts";
-import { createReplay, type StoredScreeningRow } from "./backtest-replay.ts";
+import { createReplay } from "./backtest-replay.ts";
 import { createTally } from "./backtest-tally.ts";
-import { createPrepareWorker } from "./prepare-worker.ts";
 import { createReplayCounters, lookback } from "./replay-counters.ts";
 import { createStripeHistory } from "./stripe-history.ts";
 
@@ -112,39 +109,19 @@ export function createBacktestService({ repo, policy: policies, now, log }: Deps
     const total = totals.screenings + totals.charges;
     let processed = 0;
     onProgress(0, total);
-    // The stateless part of each screening (parsing, features, digests, probes) is done by a
-    // worker thread a batch ahead; this thread judges in time order (counters, engine, tally).
-    const worker = createPrepareWorker(policy, policies.features());
-    try {
-      const batches = worker.pipeline(readAhead(repo.screenings(accountId, window)), (row) => ({
-        at: row.createdAt.getTime(),
-        input: row.input,
-        signals: row.signals,
-      }));
-      for await (const { rows, prepared } of batches) {
-        signal?.throwIfAborted();
-        for (let i = 0; i < rows.length; i++) {
-          const row = rows[i] as StoredScreeningRow;
-          const at = row.createdAt.getTime();
-          const judged = replay.judge(row.decision, at, prepared[i] as Prepared);
-          tally.record("screening", judged, at, () => {
-            const input: ScreenEvent =
-              typeof row.input === "string" ? JSON.parse(row.input) : row.input;
-            return {
-              id: row.id,
-              label: [input.type, input.email ?? input.user_id ?? input.ip]
-                .filter(Boolean)
-                .join(" "),
-              refunded: false,
-              disputed: false,
-            };
-          });
-        }
-        processed += rows.length;
-        onProgress(processed, Math.max(total, processed));
+    for await (const batch of readAhead(repo.screenings(accountId, window))) {
+      signal?.throwIfAborted();
+      for (const row of batch) {
+        const input = row.input;
+        tally.record("screening", replay.screening(row), row.createdAt.getTime(), () => ({
+          id: row.id,
+          label: [input.type, input.email ?? input.user_id ?? input.ip].filter(Boolean).join(" "),
+          refunded: false,
+          disputed: false,
+        }));
       }
-    } finally {
-      await worker.close();
+      processed += batch.length;
+      onProgress(processed, Math.max(total, processed));
     }
     for await (const batch of readAhead(repo.charges(accountId, window))) {
       signal?.throwIfAborted();

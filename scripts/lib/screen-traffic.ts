@@ -6,18 +6,7 @@
  * request-heavy mix. Same seed, same stream.
  */
 import type { ScreenInput, ScreenType } from "../../shared/schemas/screening.ts";
-
-/** mulberry32: small, fast, good enough to pick identities. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../../test/helpers/seeded-random.ts";
 
 export const SHOP = "https://shop.example.com";
 
@@ -235,7 +224,7 @@ function emailFor(r: () => number, n: number): { email: string; aliases: string[
 
 /** The population: `people` end users with their devices, networks and cards (seeded). */
 export function makePopulation(people = 4000, seed = 20261122): Population {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const network = (p: number) => {
     let x = p * NETWORKS.reduce((s, n) => s + n.weight, 0);
     for (const n of NETWORKS) {
@@ -324,7 +313,7 @@ export const MIX: [ScreenType, number][] = [
  * user ids and emails) on the population's networks and, now and then, its shared devices.
  */
 export function screenStream(pop: Population, seed = 7, label = "s") {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   let fresh = 0;
   const counts: Record<string, number> = {};
   const next = (): ScreenInput => {

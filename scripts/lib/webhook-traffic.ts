@@ -14,25 +14,14 @@ import {
   buildEarlyFraudWarning,
   buildEvent,
 } from "../../server/modules/demo/stripe-objects.ts";
+import { seededRandom } from "../../test/helpers/seeded-random.ts";
 
 const signer = new Stripe("sk_bench_signing_only", { telemetry: false });
-
-/** mulberry32: small, fast, seeded. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Later = { due: number; chargeId: string; event: () => Stripe.Event };
 
 export function webhookStream(secret: string, prefix: string, seed = 1) {
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const pending: Later[] = [];
   /** chargeId → event.created of its newest event. */
   const newest = new Map<string, number>();

@@ -4,18 +4,6 @@ import { buildCharge, buildDispute, buildEvent } from "../fixtures/stripe.ts";
 
 const signer = new Stripe("sk_test_signing_only", { telemetry: false });
 
-/** A small deterministic PRNG (mulberry32), so a failing storm can be replayed. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function shuffle<T>(items: T[], rand: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {

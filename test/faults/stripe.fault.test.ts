@@ -10,10 +10,11 @@ import { DEFAULT_RULES } from "../../shared/schemas/rules.ts";
 import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
 import { TestClient } from "../helpers/http-client.ts";
 import type { Merchant } from "../helpers/merchants.ts";
+import { seededRandom } from "../helpers/seeded-random.ts";
 import { startSmtpCapture } from "../helpers/smtp.ts";
 import { type StripeStandIn, startStripeStandIn } from "../helpers/stripe-stand-in.ts";
 import { connectStripe } from "../helpers/stripe-webhooks.ts";
-import { deliverAll, post, random, shuffle, stormEvents } from "./storm.ts";
+import { deliverAll, post, shuffle, stormEvents } from "./storm.ts";
 import { freshPostgres, merchantOn, startWarden, type WardenProcess } from "./warden-process.ts";
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
@@ -61,7 +62,7 @@ describe.skipIf(!ADMIN_URL)("Warden under faults on PostgreSQL", () => {
     const stormed = await merchant("storm-shuffled@example.com");
     const orderedHook = await connectStripe(ordered);
     const stormHook = await connectStripe(stormed);
-    const rand = random(8);
+    const rand = seededRandom(8);
     const perCharge = stormEvents(STORM_EVENTS, rand, "storm");
     const events = perCharge.flat();
 

@@ -38,6 +38,7 @@ import {
   signUpMerchant,
   sleep,
   start,
+  startBare,
   stop,
   tail,
   waitUntil,
@@ -324,18 +325,7 @@ async function loads(
 // Runs
 
 async function benchBare(workDir: string) {
-  const port = await freePort();
-  const logFile = join(workDir, "bare.log");
-  const child = start("bare route", "scripts/lib/bare-server.ts", { PORT: String(port) }, logFile);
-  const url = `http://${HOST}:${port}/bare`;
-  await waitUntil("the bare route", child, logFile, async () => {
-    const r = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: "{}",
-    });
-    return r.ok;
-  });
+  const { url, child } = await startBare(workDir);
   const stream = screenStream(makePopulation(), 99, "bare");
   try {
     return await loads(

@@ -38,6 +38,7 @@ import {
   HOST,
   signUpMerchant,
   start,
+  startBare,
   stop,
   tail,
   waitUntil,
@@ -193,18 +194,7 @@ function rssMb(pid: number | undefined): number | null {
 }
 
 async function benchBare(workDir: string) {
-  const port = await freePort();
-  const logFile = join(workDir, "bare.log");
-  const child = start("bare route", "scripts/lib/bare-server.ts", { PORT: String(port) }, logFile);
-  const url = `http://${HOST}:${port}/bare`;
-  await waitUntil("the bare route", child, logFile, async () => {
-    const r = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: "{}",
-    });
-    return r.ok;
-  });
+  const { url, child } = await startBare(workDir);
   // The same bodies as the webhooks (signed, though the bare route does not check).
   const stream = webhookStream(SIGNING_SECRET, "bare");
   try {

@@ -107,6 +107,23 @@ export async function waitUntil(
   throw new Error(`${what} not ready within ${timeoutMs / 1000} s:\n${tail(logFile, 30)}`);
 }
 
+/** The bare Fastify route (scripts/lib/bare-server.ts) in its own process, once it answers. */
+export async function startBare(workDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const logFile = join(workDir, "bare.log");
+  const child = start("bare route", "scripts/lib/bare-server.ts", { PORT: String(port) }, logFile);
+  const url = `http://${HOST}:${port}/bare`;
+  await waitUntil("the bare route", child, logFile, async () => {
+    const r = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    return r.ok;
+  });
+  return { url, child };
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function tail(file: string, lines: number): string {

@@ -29,6 +29,7 @@ import { join } from "node:path";
 import autocannon, { type Result } from "autocannon";
 import pg from "pg";
 import {
+  benchDatabase,
   call,
   cleanup,
   cleanups,
@@ -359,21 +360,9 @@ async function benchWarden(
   };
   let dropDatabase: (() => Promise<void>) | null = null;
   if (kind === "postgres") {
-    const name = `warden_bench_screen_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    dropDatabase = async () => {
-      const again = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await again.connect();
-      await again.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await again.end();
-    };
-    cleanups.push(dropDatabase);
-    const url = new URL(PG_ADMIN_URL);
-    url.pathname = `/${name}`;
-    env.DATABASE_URL = url.toString();
+    const database = await benchDatabase(PG_ADMIN_URL, "warden_bench_screen");
+    dropDatabase = database.drop;
+    env.DATABASE_URL = database.url;
     env.ENCRYPTION_KEY = randomBytes(32).toString("base64");
   }
   const logFile = join(workDir, `${kind}-server.log`);
@@ -435,10 +424,7 @@ async function benchWarden(
     throw error;
   } finally {
     await stop(child);
-    if (dropDatabase) {
-      cleanups.splice(cleanups.indexOf(dropDatabase), 1);
-      await dropDatabase();
-    }
+    await dropDatabase?.();
   }
 }
 

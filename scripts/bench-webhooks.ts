@@ -31,6 +31,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { startStripeStandIn } from "../test/helpers/stripe-stand-in.ts";
 import {
+  benchDatabase,
   call,
   cleanup,
   cleanups,
@@ -255,21 +256,9 @@ async function benchWarden(kind: "postgres" | "embedded", workDir: string, strip
   let dropDatabase: (() => Promise<void>) | null = null;
   let databaseUrl: string | null = null;
   if (kind === "postgres") {
-    const name = `warden_bench_webhooks_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    dropDatabase = async () => {
-      const again = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await again.connect();
-      await again.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await again.end();
-    };
-    cleanups.push(dropDatabase);
-    const url = new URL(PG_ADMIN_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    const database = await benchDatabase(PG_ADMIN_URL, "warden_bench_webhooks");
+    dropDatabase = database.drop;
+    databaseUrl = database.url;
     env.DATABASE_URL = databaseUrl;
     env.ENCRYPTION_KEY = randomBytes(32).toString("base64");
   }
@@ -382,10 +371,7 @@ async function benchWarden(kind: "postgres" | "embedded", workDir: string, strip
     throw error;
   } finally {
     await stop(child);
-    if (dropDatabase) {
-      cleanups.splice(cleanups.indexOf(dropDatabase), 1);
-      await dropDatabase();
-    }
+    await dropDatabase?.();
   }
 }
 

@@ -9,6 +9,7 @@ import { closeSync, openSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
+import pg from "pg";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const HOST = "127.0.0.1";
@@ -105,6 +106,36 @@ export async function waitUntil(
     await sleep(200);
   }
   throw new Error(`${what} not ready within ${timeoutMs / 1000} s:\n${tail(logFile, 30)}`);
+}
+
+/**
+ * A new empty database on `adminUrl`'s server for one benchmark: its URL, and `drop`, which
+ * cleanup() also runs if the benchmark is cut short.
+ */
+export async function benchDatabase(
+  adminUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${Date.now().toString(36)}`;
+  const admin = async (text: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const drop = async () => {
+    const at = cleanups.indexOf(drop);
+    if (at >= 0) cleanups.splice(at, 1);
+    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  };
+  cleanups.push(drop);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop };
 }
 
 /** The bare Fastify route (scripts/lib/bare-server.ts) in its own process, once it answers. */

@@ -1,8 +1,8 @@
 /**
- * Batched transactions (sql-runner.ts) on both databases. On PostgreSQL a batch is one query
- * with its values written in as literals, so the test sends hostile values through it and
- * requires them back byte for byte, and checks that what a transaction does not commit is
- * not kept.
+ * Prepared statements (sql-runner.ts) on both databases. On PostgreSQL a name is parsed once
+ * per connection and its values go as parameters; embedded, the values are written into the
+ * query as literals. The test sends hostile values through both and requires them back byte
+ * for byte, and checks that a failing statement keeps nothing and leaves the name usable.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +16,9 @@ const TABLE = `CREATE TABLE "BatchProbe" (
 
 const INSERT = `INSERT INTO "BatchProbe" ("label", "n", "flag", "at", "doc")
   VALUES ($1, $2, $3, $4, $5) RETURNING "label", "n", "flag", "at", "doc"`;
+
+const TWO_ROWS = `WITH "first" AS (INSERT INTO "BatchProbe" ("label") VALUES ($1) RETURNING 1)
+  INSERT INTO "BatchProbe" ("label") SELECT $2::text FROM "first"`;
 
 /** Strings a literal must survive: quotes, backslashes, placeholders, statement ends. */
 const hostile = fc.oneof(
@@ -34,7 +37,7 @@ const hostile = fc.oneof(
   ),
 );
 
-describe.each(DB_KINDS)("batched transactions (%s)", (kind) => {
+describe.each(DB_KINDS)("prepared statements (%s)", (kind) => {
   let db: Database;
   beforeAll(async () => {
     db = await openTestDatabase(kind);
@@ -53,12 +56,7 @@ describe.each(DB_KINDS)("batched transactions (%s)", (kind) => {
         fc.option(fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true })),
         fc.option(fc.dictionary(hostile, hostile, { maxKeys: 3 })),
         async (label, n, flag, at, doc) => {
-          const rows = await db.sql.batches(async (tx) => {
-            const [inserted] = await tx.commit([
-              { text: INSERT, params: [label, n, flag, at, doc] },
-            ]);
-            return inserted;
-          });
+          const rows = await db.sql.prepared("probe-insert", INSERT, [label, n, flag, at, doc]);
           expect(rows).toEqual([{ label, n, flag, at, doc }]);
         },
       ),
@@ -68,29 +66,25 @@ describe.each(DB_KINDS)("batched transactions (%s)", (kind) => {
     expect(await countRows(db)).toBeGreaterThanOrEqual(60);
   });
 
-  it("keeps nothing a transaction did not commit: returned early, or failed in its last batch", async () => {
+  it("keeps nothing of a statement that fails, and the name still works on every connection after it", async () => {
     const before = await countRows(db);
-    const early = await db.sql.batches(async (tx) => {
-      const [rows] = await tx.run([{ text: INSERT, params: ["not kept", 1, true, null, null] }]);
-      return rows?.length;
-    });
-    expect(early).toBe(1);
+    // One statement, two rows: the second fails as it is written, so the first is not kept.
     await expect(
-      db.sql.batches(async (tx) => {
-        await tx.run([{ text: INSERT, params: ["not kept either", 2, null, null, null] }]);
-        // The second statement fails (n is an integer): the whole transaction goes.
-        await tx.commit([
-          { text: INSERT, params: ["nor this", 3, null, null, null] },
-          { text: INSERT, params: ["bad", "not a number", null, null, null] },
-        ]);
-      }),
+      db.sql.prepared("probe-two", TWO_ROWS, ["kept only with the second", null]),
+    ).rejects.toThrow(/null value/);
+    await expect(
+      db.sql.prepared("probe-insert", INSERT, ["bad", "not a number", null, null, null]),
     ).rejects.toThrow(/integer/);
     expect(await countRows(db)).toBe(before);
-    // The connection is usable afterwards (the failed transaction was rolled back).
-    await db.sql.batches((tx) =>
-      tx.commit([{ text: INSERT, params: ["after", 4, null, null, null] }]),
+    // Many at once: on PostgreSQL they spread over the pool's connections, each preparing it.
+    const labels = Array.from({ length: 24 }, (_, i) => `after ${i}`);
+    const rows = await Promise.all(
+      labels.map((label, i) =>
+        db.sql.prepared("probe-insert", INSERT, [label, i, null, null, null]),
+      ),
     );
-    expect(await countRows(db)).toBe(before + 1);
+    expect(rows.map((r) => r[0]?.label)).toEqual(labels);
+    expect(await countRows(db)).toBe(before + labels.length);
   });
 });
 

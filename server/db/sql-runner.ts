@@ -1,6 +1,6 @@
 /**
  * Plain SQL on the same database, for the few hot paths where Prisma's query engine costs
- * more than the query (screening: one count, one insert; a Stripe event: two round trips).
+ * more than the query (screening: one count, one insert; a Stripe event: one read, one write).
  * node-postgres on PostgreSQL, PGlite's own query API when embedded; parameters are $1, $2,
  * ... in both.
  */
@@ -16,27 +16,20 @@ export type SqlQuery = <T = Record<string, unknown>>(
 
 export type Statement = { text: string; params?: unknown[] };
 
-/**
- * A transaction sent as batches of statements, each batch one query of literals. On
- * PostgreSQL BEGIN rides on the first batch and COMMIT on the last, each batch one round trip:
- * a read-decide-write transaction costs two instead of one per statement plus BEGIN and COMMIT.
- */
-export type BatchTx = {
-  /** Runs the statements in order inside the transaction; each one's rows. */
-  run(statements: Statement[]): Promise<Record<string, unknown>[][]>;
-  /** Runs the statements and commits; each one's rows. */
-  commit(statements: Statement[]): Promise<Record<string, unknown>[][]>;
-};
-
 export type SqlRunner = {
   query: SqlQuery;
+  /**
+   * One statement, kept prepared under `name` on each PostgreSQL connection: parsed and planned
+   * once per connection instead of on every call (most of PostgreSQL's work for a small write).
+   * A name must always go with the same text. Embedded, one protocol message of literals.
+   */
+  prepared<T = Record<string, unknown>>(
+    name: string,
+    text: string,
+    params: unknown[],
+  ): Promise<T[]>;
   /** Runs `work` on one connection inside BEGIN … COMMIT (ROLLBACK when it throws). */
   transaction<T>(work: (query: SqlQuery) => Promise<T>): Promise<T>;
-  /**
-   * Runs `work` in a transaction of batches (BatchTx). What `work` does not commit is rolled
-   * back: returning without `commit` keeps nothing, as does throwing.
-   */
-  batches<T>(work: (tx: BatchTx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
 
@@ -45,6 +38,9 @@ export function postgresRunner(pool: pg.Pool): SqlRunner {
   return {
     async query<T>(text: string, params: unknown[] = []) {
       return (await pool.query(text, params)).rows as T[];
+    },
+    async prepared<T>(name: string, text: string, params: unknown[]) {
+      return (await pool.query({ name, text, values: params })).rows as T[];
     },
     async transaction(work) {
       const client = await pool.connect();
@@ -67,44 +63,6 @@ export function postgresRunner(pool: pg.Pool): SqlRunner {
         client.release(broken);
       }
     },
-    async batches(work) {
-      const client = await pool.connect();
-      let begun = false;
-      let ended = false;
-      let broken: Error | undefined;
-      // A batch is one simple-protocol query (several statements, no parameters), so the
-      // values go in as escaped literals: see inlineStatement.
-      const send = async (statements: Statement[], end: "COMMIT" | null) => {
-        const texts = statements.map(inlineStatement);
-        const skip = begun ? 0 : 1;
-        if (!begun) texts.unshift("BEGIN");
-        begun = true;
-        if (end) texts.push(end);
-        const results = (await client.query(texts.join(";\n"))) as unknown as
-          | pg.QueryResult
-          | pg.QueryResult[];
-        if (end) ended = true;
-        const list = Array.isArray(results) ? results : [results];
-        return list.slice(skip, skip + statements.length).map((result) => result.rows);
-      };
-      try {
-        const result = await work({
-          run: (statements) => send(statements, null),
-          commit: (statements) => send(statements, "COMMIT"),
-        });
-        if (begun && !ended) await client.query("ROLLBACK");
-        return result;
-      } catch (error) {
-        if (begun && !ended) {
-          await client.query("ROLLBACK").catch((rollbackError: Error) => {
-            broken = rollbackError;
-          });
-        }
-        throw error;
-      } finally {
-        client.release(broken);
-      }
-    },
     close: async () => {},
   };
 }
@@ -116,27 +74,12 @@ export function pgliteRunner(db: PGlite): SqlRunner {
       (await target.query<T>(text, params)).rows;
   return {
     query: on(db),
+    // PGlite cannot keep a statement prepared; its exec takes a query as one message.
+    async prepared<T>(_name: string, text: string, params: unknown[]) {
+      const [result] = await db.exec(inlineStatement({ text, params }));
+      return (result?.rows ?? []) as T[];
+    },
     transaction: (work) => db.transaction((tx) => work(on(tx))),
-    // No network here, but each query with parameters is six protocol messages through
-    // PGlite (parse, describe, bind, describe, execute, sync); a batch of literals is one.
-    batches: (work) =>
-      db.transaction(async (tx) => {
-        let committed = false;
-        const run = async (statements: Statement[]) => {
-          const results = await tx.exec(statements.map(inlineStatement).join(";\n"));
-          return results.map((result) => result.rows as Record<string, unknown>[]);
-        };
-        const result = await work({
-          run,
-          async commit(statements) {
-            const rows = await run(statements);
-            committed = true;
-            return rows;
-          },
-        });
-        if (!committed) await tx.rollback();
-        return result;
-      }),
     close: async () => {},
   };
 }

@@ -4,8 +4,8 @@
  * node-postgres on PostgreSQL, PGlite's own query API when embedded; parameters are $1, $2,
  * ... in both.
  */
-import type { PGlite, Transaction } from "@electric-sql/pglite";
-import pg from "pg";
+import { type PGlite, parse, protocol, type Transaction } from "@electric-sql/pglite";
+import type pg from "pg";
 // CommonJS without named exports Node can see: its default export.
 import pgUtils from "pg/lib/utils.js";
 
@@ -14,14 +14,12 @@ export type SqlQuery = <T = Record<string, unknown>>(
   params?: unknown[],
 ) => Promise<T[]>;
 
-export type Statement = { text: string; params?: unknown[] };
-
 export type SqlRunner = {
   query: SqlQuery;
   /**
    * One statement, kept prepared under `name` on each PostgreSQL connection: parsed and planned
    * once per connection instead of on every call (most of PostgreSQL's work for a small write).
-   * A name must always go with the same text. Embedded, one protocol message of literals.
+   * A name must always go with the same text. Embedded too (PGlite keeps them likewise).
    */
   prepared<T = Record<string, unknown>>(
     name: string,
@@ -74,42 +72,63 @@ export function pgliteRunner(db: PGlite): SqlRunner {
       (await target.query<T>(text, params)).rows;
   return {
     query: on(db),
-    // PGlite cannot keep a statement prepared; its exec takes a query as one message.
-    async prepared<T>(_name: string, text: string, params: unknown[]) {
-      const [result] = await db.exec(inlineStatement({ text, params }));
-      return (result?.rows ?? []) as T[];
-    },
+    prepared: preparedOn(db),
     transaction: (work) => db.transaction((tx) => work(on(tx))),
     close: async () => {},
   };
 }
 
-const PLACEHOLDER = /\$(\d+)/g;
-
 /**
- * The statement with each $n replaced by its value as a quoted literal, for a query sent
- * without parameters. Values become text exactly as node-postgres sends parameters
- * (prepareValue: dates, arrays, JSON) and are quoted by its escapeLiteral; a quoted literal
- * is of unknown type, as an untyped parameter is, so PostgreSQL resolves it the same way.
- * The statement itself must hold no literals, comments or dollar quoting, so that every $n
- * in it is a placeholder (checked, not assumed).
+ * Prepared statements on PGlite, which its API does not offer: the protocol messages its own
+ * query() sends (parse, bind, describe, execute, sync), but the parse only the first time a
+ * name is used, and all in one call. Run as its query() runs: alone, and never inside another
+ * caller's transaction. Values are text as node-postgres sends them (prepareValue).
  */
-export function inlineStatement({ text, params = [] }: Statement): string {
-  if (/'|--|\/\*|\$\$|\$[A-Za-z_]/.test(text)) {
-    throw new Error("a batched statement may not hold literals, comments or dollar quoting");
-  }
-  return text.replace(PLACEHOLDER, (_, digits: string) => {
-    const index = Number(digits) - 1;
-    if (index < 0 || index >= params.length) throw new Error(`no value for $${digits}`);
-    return literal(params[index]);
-  });
-}
-
-function literal(value: unknown): string {
-  const text: unknown = pgUtils.prepareValue(value);
-  if (text === null) return "NULL";
-  if (typeof text !== "string") throw new Error("binary values cannot be batched");
-  // Sent as a C string, a NUL would end the query early; PostgreSQL cannot store one anyway.
-  if (text.includes("\u0000")) throw new Error("PostgreSQL cannot store a NUL character");
-  return pg.escapeLiteral(text);
+function preparedOn(db: PGlite) {
+  const known = new Set<string>();
+  const { serialize } = protocol;
+  return async <T>(name: string, text: string, params: unknown[]): Promise<T[]> => {
+    const values = params.map((value) => {
+      const prepared: unknown = pgUtils.prepareValue(value);
+      if (prepared !== null && typeof prepared !== "string") {
+        throw new Error("binary values cannot be sent here");
+      }
+      return prepared;
+    });
+    const send = (parts: Uint8Array[]) => {
+      const message = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+      let at = 0;
+      for (const part of parts) {
+        message.set(part, at);
+        at += part.length;
+      }
+      return db.execProtocol(message);
+    };
+    // Whether the name is known is decided inside the exclusive section: two first calls at
+    // once would otherwise both parse it.
+    const messages = await db._runExclusiveTransaction(() =>
+      db._runExclusiveQuery(async () => {
+        const fresh = !known.has(name);
+        try {
+          const result = await send([
+            ...(fresh ? [serialize.parse({ name, text, types: [] })] : []),
+            serialize.bind({ statement: name, values }),
+            serialize.describe({ type: "P" }),
+            serialize.execute({}),
+            serialize.sync(),
+          ]);
+          known.add(name);
+          return result.messages;
+        } catch (error) {
+          // Parsed in a call that then failed (a bad value), it exists: drop it, so that the
+          // next call parses it again rather than failing on "already exists".
+          if (fresh) {
+            await send([serialize.close({ type: "S", name }), serialize.sync()]).catch(() => {});
+          }
+          throw error;
+        }
+      }),
+    );
+    return (parse.parseResults(messages, db.parsers)[0]?.rows ?? []) as T[];
+  };
 }

@@ -10,7 +10,6 @@ import { evaluate } from "../../engine/evaluate.ts";
 import type { EventSubject, Features, Policy } from "../../engine/types.ts";
 import type { Consumed } from "../collector/collector.service.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
-import { withCollected } from "./collected.ts";
 import { isBotUserAgent } from "./features/bots.ts";
 import { emailRandomness } from "./features/entropy.ts";
 import { lookupIp } from "./features/geo.ts";

@@ -26,14 +26,15 @@ export const cleanups: (() => Promise<void>)[] = [];
  */
 export function serverNodeArgs(): string[] {
   const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  return ["--max-semi-space-size=4", ...extra, "--import", "tsx"];
+  return ["--max-semi-space-size=4", "--heap-growing-percent=50", ...extra, "--import", "tsx"];
 }
 
 export function start(name: string, script: string, env: Record<string, string>, logFile: string) {
   const log = openSync(logFile, "a");
   const child = spawn(process.execPath, [...serverNodeArgs(), script], {
     cwd: ROOT,
-    env: { ...baseEnv(), ...env },
+    // npm start's environment too (package.json): two malloc arenas, unless the caller says.
+    env: { MALLOC_ARENA_MAX: "2", ...baseEnv(), ...env },
     stdio: ["ignore", log, log],
   });
   closeSync(log);

@@ -181,7 +181,6 @@ export const WRITE = `
     RETURNING 1
   )
   SELECT (SELECT count(*) FROM "written")::int AS "written",
-    (SELECT count(*) FROM "stored")::int AS "stored",
     (SELECT count(*) FROM "acted")::int AS "acted"`;
 
 /** For the locked retry: the charge's row, created empty if new, then locked. */
@@ -260,7 +259,7 @@ export function createStripeEventsRepository(sql: SqlRunner) {
         for (const [name, value] of Object.entries(update)) {
           if (value !== undefined) Object.assign(next, { [name]: value });
         }
-        const [result] = await run<{ written: number; stored: number; acted: number }>(
+        const [result] = await run<{ written: number; acted: number }>(
           "ingest-write",
           WRITE,
           [

@@ -2,7 +2,7 @@
  * `npm run bench:backtest`: "Test on history" over a million stored events. Fills a fresh
  * database with BENCH_EVENTS (default 1,000,000) screenings and charges (80 / 20) spread over
  * the last 30 days, plus counting rows from the 30 days before (seeds), for one account;
- * then starts Warden as its own process (node --import tsx server/main.ts) and, over real
+ * then starts Warden as its own process (compiled, as `npm start` runs it: bench-process.ts) and, over real
  * HTTP, starts a 30-day backtest with every rule on and polls it until done. The time is
  * from the start request to the poll that sees it done. A bare Fastify route
  * (scripts/lib/bare-server.ts) is loaded with autocannon in the same run, as the floor.
@@ -25,7 +25,7 @@ import { randomToken, sha256Bytes } from "../server/lib/tokens.ts";
 import type { BacktestJob } from "../shared/schemas/backtest.ts";
 import { DEFAULT_RULES, RULE_KEYS } from "../shared/schemas/rules.ts";
 import { DEFAULT_TEMPLATES } from "../shared/schemas/templates.ts";
-import { freePort, serverNodeArgs, stop } from "./lib/bench-process.ts";
+import { freePort, nodeCommand, stop } from "./lib/bench-process.ts";
 import { flags } from "./lib/progress.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -61,7 +61,7 @@ function start(script: string, env: Record<string, string>, logFile: string) {
   for (const name of ["DATABASE_URL", "PUBLIC_URL", "ENCRYPTION_KEY", "HOST", "PORT"]) {
     delete base[name];
   }
-  const child = spawn(process.execPath, [...serverNodeArgs(), script], {
+  const child = spawn(process.execPath, nodeCommand(script), {
     cwd: ROOT,
     env: { ...base, ...env },
     stdio: ["ignore", log, log],

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:screen`: POST /api/v1/screen over real HTTP against the real server, run as a
- * separate process (node --import tsx server/main.ts), on PostgreSQL and on the embedded
+ * separate process (compiled, as `npm start` runs it: bench-process.ts), on PostgreSQL and on the embedded
  * database, next to a bare Fastify route (scripts/lib/bare-server.ts) in a process of its own.
  *
  * For each database: a fresh data dir (and for PostgreSQL a fresh database on

@@ -1,4 +1,4 @@
-/** The part of autocannon's API that `npm run bench:screen` uses (the package ships no types). */
+/** The part of autocannon's API the benchmarks use (the package ships no types). */
 declare module "autocannon" {
   import type { EventEmitter } from "node:events";
 
@@ -32,8 +32,11 @@ declare module "autocannon" {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    pipelining?: number;
     requests?: (RequestData & {
       setupRequest?: (request: RequestData, context: Record<string, unknown>) => RequestData;
+      /** Called with each answer; autocannon then keeps the answer's body for it. */
+      onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
     })[];
     setupClient?: (client: EventEmitter) => void;
   };

@@ -4,8 +4,8 @@
  * for them, a free port, and setting up a merchant over HTTP (signup, the confirmation link
  * from DATA_DIR/outbox, login). Used by bench-screen.ts and bench-webhooks.ts.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
@@ -21,17 +21,40 @@ const children = new Set<ChildProcess>();
 export const cleanups: (() => Promise<void>)[] = [];
 
 /**
- * Node flags for a server under a benchmark: those `npm start` gives (package.json), then
- * BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
+ * How a benchmark runs a script as its own process: with the Node flags `npm start` gives
+ * (package.json), then BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"). Warden
+ * itself (server/main.ts) runs as `npm start` runs it, compiled (dist/server/main.js, built
+ * first if its sources changed): under tsx every function expression also goes through
+ * esbuild's keep-names helper, which cost the backtest ~5 % of its CPU that users never pay.
+ * BENCH_FROM_SOURCE=1 runs the sources with tsx instead; other scripts always do.
  */
-export function serverNodeArgs(): string[] {
+export function nodeCommand(script: string): string[] {
   const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  return ["--max-semi-space-size=4", "--heap-growing-percent=50", ...extra, "--import", "tsx"];
+  const flags = ["--max-semi-space-size=4", "--heap-growing-percent=50", ...extra];
+  if (script === "server/main.ts" && !process.env.BENCH_FROM_SOURCE && builtServer()) {
+    return [...flags, "dist/server/main.js"];
+  }
+  return [...flags, "--import", "tsx", script];
+}
+
+let built: boolean | undefined;
+/** Brings dist/ up to date once per run (a no-op when nothing changed); false if it failed. */
+function builtServer(): boolean {
+  if (built === undefined) {
+    const result = spawnSync(process.execPath, ["scripts/ensure-build.mjs"], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    built = result.status === 0 && existsSync(join(ROOT, "dist/server/main.js"));
+    if (!built)
+      console.error("dist/server/main.js could not be built: running the sources with tsx");
+  }
+  return built;
 }
 
 export function start(name: string, script: string, env: Record<string, string>, logFile: string) {
   const log = openSync(logFile, "a");
-  const child = spawn(process.execPath, [...serverNodeArgs(), script], {
+  const child = spawn(process.execPath, nodeCommand(script), {
     cwd: ROOT,
     // npm start's environment too (package.json): two malloc arenas, unless the caller says.
     env: { MALLOC_ARENA_MAX: "2", ...baseEnv(), ...env },

@@ -14,7 +14,7 @@ import { join, resolve } from "node:path";
 import autocannon, { type Options } from "autocannon";
 import pg from "pg";
 import { hashPassword } from "../../server/modules/auth/password.ts";
-import { freePort, serverNodeArgs, stop } from "./bench-process.ts";
+import { freePort, nodeCommand, stop } from "./bench-process.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const HOST = "127.0.0.1";
@@ -177,7 +177,7 @@ function start(script: string, env: Record<string, string>): ChildProcess {
   ]) {
     delete clean[name];
   }
-  const child = spawn(process.execPath, [...serverNodeArgs(), script], {
+  const child = spawn(process.execPath, nodeCommand(script), {
     cwd: ROOT,
     env: { ...clean, ...env },
     stdio: ["ignore", "ignore", "inherit"],

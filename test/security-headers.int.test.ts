@@ -1,6 +1,32 @@
 /** Headers that depend on configuration: HSTS and upgrade-insecure-requests only over https. */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { helmetFor } from "../server/transport/http/security-headers.plugin.ts";
 import { startTestApp, type TestApp } from "./helpers/test-app.ts";
+
+/** The security headers helmet itself sets on a real Node response. */
+async function helmetHeaders(https: boolean): Promise<Record<string, unknown>> {
+  const middleware = helmetFor(https);
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    middleware(req, res, () => res.end());
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const response = await fetch(`http://127.0.0.1:${port}/`);
+    const skip = new Set([
+      "date",
+      "connection",
+      "keep-alive",
+      "content-length",
+      "transfer-encoding",
+    ]);
+    return Object.fromEntries([...response.headers].filter(([name]) => !skip.has(name)));
+  } finally {
+    server.close();
+  }
+}
 
 describe("security headers with an https PUBLIC_URL", () => {
   let t: TestApp;
@@ -21,6 +47,20 @@ describe("security headers with an https PUBLIC_URL", () => {
     expect(String(response.headers["content-security-policy"])).toContain(
       "upgrade-insecure-requests",
     );
+  });
+
+  it("sends exactly the headers helmet sets, computed once at start", async () => {
+    const expected = await helmetHeaders(true);
+    expect(Object.keys(expected).length).toBeGreaterThan(8);
+    for (const url of ["/", "/healthz", "/webhooks/stripe/no-such-endpoint"]) {
+      const response = await t.app.inject({
+        url,
+        method: url.startsWith("/webhooks") ? "POST" : "GET",
+      });
+      for (const [name, value] of Object.entries(expected)) {
+        expect(response.headers[name], `${url} ${name}`).toBe(value);
+      }
+    }
   });
 
   it("gives /api/docs its own sandboxed policy with no 'unsafe-eval' and no framing", async () => {

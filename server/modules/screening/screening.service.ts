@@ -48,15 +48,22 @@ export function subjectOf(event: ScreenEvent): EventSubject {
     referralCode: event.referral_code ?? null,
     referrerUserId: event.referrer_user_id ?? null,
     cardFingerprint: event.card_fingerprint ?? null,
+    // Set by withCollected when warden.js sent signals (a key here keeps that a fast copy).
+    browser: null,
   };
 }
 
-/** What the rules know about the event beyond what it says: everything but the counts. */
+/**
+ * What the rules know about the event beyond what it says: everything but the counts (their
+ * keys are here, unset, so the caller's `{ ...features, counts }` only overwrites). Written out
+ * key by key: in Node 20's V8, an object spread followed by keys the source lacks took ~5 µs
+ * (a map transition per key, not cached), a tenth of the backtest's time per event.
+ */
 export function featuresOf(subject: EventSubject, policy: Policy, base: Features): Features {
   const geo = subject.ip ? lookupIp(subject.ip) : null;
   const country = geo?.country ?? null;
   return {
-    ...base,
+    disposableDomains: base.disposableDomains,
     normalizedEmail: subject.email ? normalizeEmail(subject.email) : null,
     geo: geo && { country, asn: geo.asn, hosting: geo.hosting },
     timezoneFitsCountry:
@@ -64,6 +71,8 @@ export function featuresOf(subject: EventSubject, policy: Policy, base: Features
     bot: subject.userAgent ? isBotUserAgent(subject.userAgent) : false,
     emailRandomness:
       policy.enabled.rule_entropy && subject.email ? emailRandomness(subject.email) : null,
+    counts: undefined,
+    stripeHistory: null,
   };
 }
 

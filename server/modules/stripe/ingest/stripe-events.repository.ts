@@ -284,7 +284,7 @@ export function createStripeEventsRepository(sql: SqlRunner) {
         return { status: "applied" as const, action: result.acted > 0 };
       };
       const optimistic = await attempt((name, text, params) => sql.prepared(name, text, params));
-      if (optimistic !== "changed") return { ...optimistic, locked: false };
+      if (optimistic !== "changed") return Object.assign(optimistic, { locked: false });
       // Another delivery about this charge won the race. Optimism would make the losers of a
       // burst retry once per winner; instead decide again with the row locked, as a queue.
       return sql.transaction(async (query) => {
@@ -292,7 +292,7 @@ export function createStripeEventsRepository(sql: SqlRunner) {
         await query(LOCK, [accountId, chargeId]);
         const locked = await attempt((_name, text, params) => query(text, params));
         if (locked === "changed") throw new Error(`charge ${chargeId} changed while locked`);
-        return { ...locked, locked: true };
+        return Object.assign(locked, { locked: true });
       });
     },
 

@@ -187,6 +187,84 @@ describe.each(DB_KINDS)("Stripe actions on %s", (kind) => {
     ).toMatchObject({ status: "done", stripeObjectId: "re_1", lastError: null });
   });
 
+  it("finishing mirrors the action on its charge: refunded, refunded in full when simulated, or the error", async () => {
+    const repo = createStripeActionsRepository(t.prisma);
+    const charges = {
+      real: buildCharge({ amount: 1200 }),
+      simulated: buildCharge({ amount: 3400 }),
+      failed: buildCharge({ amount: 5600 }),
+    };
+    for (const charge of Object.values(charges)) {
+      await send(buildEvent("charge.succeeded", charge));
+    }
+    for (const [name, charge] of Object.entries(charges)) {
+      await t.prisma.stripeAction.create({
+        data: {
+          accountId: merchant.accountId,
+          chargeId: charge.id,
+          kind: "refund",
+          targetId: charge.id,
+          idempotencyKey: `warden:${charge.id}:refund:finish`,
+          reason: "test",
+          simulated: name === "simulated",
+          // Not due for the app's own worker; this test claims them as of two hours on.
+          nextAttemptAt: new Date(Date.now() + 3600_000),
+        },
+      });
+    }
+    const claimed = await repo.claimDueActions(new Date(Date.now() + 7200_000), LEASE_MS, 10);
+    const mine = (id: string) => claimed.find((a) => a.chargeId === id) as never;
+    expect(
+      await repo.finishAction(mine(charges.real.id), { status: "done", stripeObjectId: "re_real" }),
+    ).toBe(true);
+    expect(
+      await repo.finishAction(mine(charges.simulated.id), { status: "done", stripeObjectId: null }),
+    ).toBe(true);
+    const retryAt = new Date(Date.now() + 60_000);
+    expect(
+      await repo.finishAction(mine(charges.failed.id), {
+        status: "pending",
+        error: "Stripe is down",
+        nextAttemptAt: retryAt,
+      }),
+    ).toBe(true);
+
+    const row = (id: string) =>
+      t.prisma.transaction.findFirstOrThrow({
+        where: { accountId: merchant.accountId, chargeId: id },
+        select: { refunded: true, amountRefunded: true, actionStatus: true, actionError: true },
+      });
+    expect(await row(charges.real.id)).toEqual({
+      refunded: true,
+      amountRefunded: 0,
+      actionStatus: "done",
+      actionError: null,
+    });
+    expect(await row(charges.simulated.id)).toEqual({
+      refunded: true,
+      amountRefunded: 3400,
+      actionStatus: "done",
+      actionError: null,
+    });
+    expect(await row(charges.failed.id)).toEqual({
+      refunded: false,
+      amountRefunded: 0,
+      actionStatus: "pending",
+      actionError: "Stripe is down",
+    });
+    const failed = await action(charges.failed.id);
+    expect(failed).toMatchObject({
+      status: "pending",
+      lastError: "Stripe is down",
+      lockedUntil: null,
+    });
+    expect(failed.nextAttemptAt.getTime()).toBe(retryAt.getTime());
+    expect(await action(charges.real.id)).toMatchObject({
+      status: "done",
+      stripeObjectId: "re_real",
+    });
+  });
+
   it("the lease of a claimed batch outlasts every call in it timing out", () => {
     // Ten calls of at most 20 s each, run one after another.
     expect(LEASE_MS).toBeGreaterThan(10 * 20_000);

@@ -48,34 +48,40 @@ export function createStripeActionsRepository(prisma: PrismaClient) {
     /**
      * Ends an action and mirrors its state on the charge, together; false (and nothing
      * written) when the lease was lost. A simulated action that is done changes the charge as
-     * Stripe's own refund would (charge.refunded): refunded in full.
+     * Stripe's own refund would (charge.refunded): refunded in full. One statement, so one
+     * round trip and atomic by itself: as an interactive Prisma transaction (BEGIN, two
+     * updates, COMMIT) it was ~10% of the server's CPU in the webhook benchmark.
      */
     async finishAction(action: StripeAction, outcome: ActionOutcome): Promise<boolean> {
-      const error = outcome.status === "done" ? null : outcome.error;
       const done = outcome.status === "done";
-      return prisma.$transaction(async (tx) => {
-        const held = await release(tx, action, {
-          status: outcome.status,
-          lastError: error,
-          ...(done ? { stripeObjectId: outcome.stripeObjectId } : {}),
-          ...("nextAttemptAt" in outcome ? { nextAttemptAt: outcome.nextAttemptAt } : {}),
-        });
-        if (!held) return false;
-        await tx.transaction.updateMany({
-          where: { accountId: action.accountId, chargeId: action.chargeId },
-          data: {
-            actionStatus: outcome.status,
-            actionError: error,
-            ...(done && action.kind === "refund" ? { refunded: true } : {}),
-          },
-        });
-        if (done && action.simulated) {
-          await tx.$executeRaw`
-            UPDATE "Transaction" SET "amountRefunded" = "amount", "refunded" = true
-            WHERE "accountId" = ${action.accountId} AND "chargeId" = ${action.chargeId}`;
-        }
-        return true;
-      });
+      const error = done ? null : outcome.error;
+      const objectId = done ? outcome.stripeObjectId : null;
+      const nextAttemptAt = "nextAttemptAt" in outcome ? outcome.nextAttemptAt : null;
+      const refunded = done && action.kind === "refund";
+      const simulated = done && action.simulated;
+      const [row] = await prisma.$queryRaw<{ held: number }[]>`
+        WITH released AS (
+          UPDATE "StripeAction" SET
+            "status" = ${outcome.status}::"StripeActionStatus",
+            "lastError" = ${error},
+            "stripeObjectId" = CASE WHEN ${done} THEN ${objectId} ELSE "stripeObjectId" END,
+            "nextAttemptAt" = COALESCE(${nextAttemptAt}, "nextAttemptAt"),
+            "lockedUntil" = NULL,
+            "updatedAt" = now()
+          WHERE "id" = ${action.id} AND "lockedUntil" = ${action.lockedUntil}
+          RETURNING "accountId", "chargeId"
+        ), mirrored AS (
+          UPDATE "Transaction" AS t SET
+            "actionStatus" = ${outcome.status},
+            "actionError" = ${error},
+            "refunded" = t."refunded" OR ${refunded} OR ${simulated},
+            "amountRefunded" = CASE WHEN ${simulated} THEN t."amount" ELSE t."amountRefunded" END,
+            "updatedAt" = now()
+          FROM released
+          WHERE t."accountId" = released."accountId" AND t."chargeId" = released."chargeId"
+        )
+        SELECT count(*)::int AS held FROM released`;
+      return Number(row?.held ?? 0) === 1;
     },
 
     /**

@@ -2,9 +2,9 @@
  * `npm run bench:backtest`: "Test on history" over a million stored events. Fills a fresh
  * database with BENCH_EVENTS (default 1,000,000) screenings and charges (80 / 20) spread over
  * the last 30 days, plus counting rows from the 30 days before (seeds), for one account;
- * then starts Warden as its own process (compiled, as `npm start` runs it: bench-process.ts) and, over real
- * HTTP, starts a 30-day backtest with every rule on and polls it until done. The time is
- * from the start request to the poll that sees it done. A bare Fastify route
+ * then starts Warden as its own process (compiled, as `npm start` runs it: bench-process.ts)
+ * and, over real HTTP, starts a 30-day backtest with every rule on and polls it until done.
+ * The time is from the start request to the poll that sees it done. A bare Fastify route
  * (scripts/lib/bare-server.ts) is loaded with autocannon in the same run, as the floor.
  *
  * PostgreSQL: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres) is

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:screen`: POST /api/v1/screen over real HTTP against the real server, run as a
- * separate process (compiled, as `npm start` runs it: bench-process.ts), on PostgreSQL and on the embedded
- * database, next to a bare Fastify route (scripts/lib/bare-server.ts) in a process of its own.
+ * separate process (compiled, as `npm start` runs it: bench-process.ts), on PostgreSQL and on
+ * the embedded database, next to a bare Fastify route (scripts/lib/bare-server.ts) in a process of its own.
  *
  * For each database: a fresh data dir (and for PostgreSQL a fresh database on
  * BENCH_DATABASE_URL's server, default postgresql://postgres@127.0.0.1:5432/postgres, dropped

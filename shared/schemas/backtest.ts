@@ -21,6 +21,15 @@ export const ZBacktestInput = z.strictObject({
     .int(`must be a whole number of days from 1 to ${BACKTEST_MAX_DAYS}`)
     .min(1, `must be a whole number of days from 1 to ${BACKTEST_MAX_DAYS}`)
     .max(BACKTEST_MAX_DAYS, `must be a whole number of days from 1 to ${BACKTEST_MAX_DAYS}`),
+  /**
+   * The Rules page's description of the unsaved changes it ran with ("Signup velocity
+   * (Signups per IP per hour 1)"), kept with the job so the page still says which settings
+   * were tried after a reload. Shown back only to the account that started the job.
+   */
+  unsaved: z
+    .array(z.string().max(300, "must be at most 300 characters each"))
+    .max(40, "must list at most 40 changes")
+    .default([]),
 });
 export type BacktestInput = z.input<typeof ZBacktestInput>;
 export type BacktestSettings = z.output<typeof ZBacktestInput>;
@@ -86,6 +95,8 @@ export const ZBacktestJob = z
     processed: z.number(),
     total: z.number(),
     startedAt: z.string(),
+    /** The unsaved changes the job ran with, as the page described them (empty: saved). */
+    unsaved: z.array(z.string()),
     error: z.string().nullable(),
     result: ZBacktestResult.nullable(),
   })

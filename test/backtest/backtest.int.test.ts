@@ -241,6 +241,7 @@ describe.each(DB_KINDS)("Test on history (%s)", (kind) => {
       { blocklist: { countries: ["XX"], email_providers: [] } },
       "blocklist.countries.0",
     ],
+    ["description of unsaved changes", { unsaved: ["x".repeat(301)] }, "unsaved.0"],
     ["an unknown key", { extra: true }, ""],
   ])("answers a bad %s with a 400 naming the field", async (_name, change, field) => {
     const settings = await pageSettings(merchant);

@@ -147,6 +147,11 @@ describe("Test on history in Chromium", () => {
       await merchant.api.json<Record<string, Record<string, unknown>>>("/api/rule-settings");
     expect(stored.body.rule_signup_velocity?.per_ip_per_hour).toBe(5);
     await tab.reload();
+    // The last run's result still says which settings it tried.
+    await expect
+      .poll(() => used.innerText(), { timeout: 10_000 })
+      .toMatch(/^Tested with unsaved changes to Signup velocity \(Signups per IP per hour 1\)\.$/);
+    await report.waitFor();
     await tab.getByRole("button", { name: "Settings for Signup velocity" }).click();
     expect(await perIp.inputValue()).toBe("5");
 

@@ -19,6 +19,7 @@ const SETTINGS = {
   rule_settings: {},
   blocklist: DEFAULT_BLOCKLIST,
   days: 30,
+  unsaved: ["Signup velocity (Signups per IP per hour 1)"],
 };
 
 function gatedRepo() {
@@ -76,6 +77,8 @@ describe("backtest jobs", () => {
     await tick();
     const done = service.status("a");
     expect(done).toMatchObject({ id: first?.id, status: "done", processed: 4, total: 4 });
+    // What the page said it ran with stays with the job, for a later poll (a reload).
+    expect(done?.unsaved).toEqual(["Signup velocity (Signups per IP per hour 1)"]);
     expect(done?.result?.screenings.total).toBe(4);
     expect(service.start("a", SETTINGS)?.id).not.toBe(first?.id);
   });

@@ -159,6 +159,7 @@ export function createBacktestService({ repo, policy: policies, now, log }: Deps
         processed: 0,
         total: 0,
         startedAt: now().toISOString(),
+        unsaved: settings.unsaved,
         error: null,
         result: null,
         abort: new AbortController(),

@@ -39,8 +39,6 @@ export function BacktestPanel({ settings, onFieldErrors }: Props) {
   const cancel = useMutation(trpc.backtest.cancel.mutationOptions({ onSuccess: refresh }));
   const job = status.data;
   const running = job?.status === "running";
-  // Which settings each job this page started ran with (the server does not keep it).
-  const [ran, setRan] = useState<{ jobId: string; unsaved: string[] } | null>(null);
   const [invalid, setInvalid] = useState(false);
 
   function run() {
@@ -51,12 +49,10 @@ export function BacktestPanel({ settings, onFieldErrors }: Props) {
       start.reset();
       return;
     }
+    // The job keeps the unsaved changes' description, so a reload still says what ran.
     start.mutate(
-      { ...next.input, days: 30 },
+      { ...next.input, days: 30, unsaved: next.unsaved },
       {
-        onSuccess: (started) => {
-          if (started) setRan({ jobId: started.id, unsaved: next.unsaved });
-        },
         onError: (error) => {
           const prefix = "rule_settings.";
           onFieldErrors(
@@ -117,10 +113,10 @@ export function BacktestPanel({ settings, onFieldErrors }: Props) {
           {job.error}
         </p>
       )}
-      {job && ran?.jobId === job.id && job.status !== "cancelled" && (
+      {job && job.status !== "cancelled" && (
         <p className="backtest-used" data-backtest-used>
-          {ran.unsaved.length > 0
-            ? `Tested with unsaved changes to ${ran.unsaved.join("; ")}.`
+          {job.unsaved.length > 0
+            ? `Tested with unsaved changes to ${job.unsaved.join("; ")}.`
             : "Tested with the saved settings."}
         </p>
       )}

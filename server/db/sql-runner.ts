@@ -87,6 +87,7 @@ export function pgliteRunner(db: PGlite): SqlRunner {
 function preparedOn(db: PGlite) {
   const known = new Set<string>();
   const { serialize } = protocol;
+  const send = (parts: Uint8Array[]) => db.execProtocol(Buffer.concat(parts));
   return async <T>(name: string, text: string, params: unknown[]): Promise<T[]> => {
     const values = params.map((value) => {
       const prepared: unknown = pgUtils.prepareValue(value);
@@ -95,15 +96,6 @@ function preparedOn(db: PGlite) {
       }
       return prepared;
     });
-    const send = (parts: Uint8Array[]) => {
-      const message = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-      let at = 0;
-      for (const part of parts) {
-        message.set(part, at);
-        at += part.length;
-      }
-      return db.execProtocol(message);
-    };
     // Whether the name is known is decided inside the exclusive section: two first calls at
     // once would otherwise both parse it.
     const messages = await db._runExclusiveTransaction(() =>

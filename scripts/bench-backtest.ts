@@ -93,11 +93,26 @@ async function waitFor(what: string, child: ChildProcess, logFile: string, url: 
 }
 
 /** CPU seconds (user + system) a process has used so far (Linux; clock ticks of 100 Hz). */
+/**
+ * CPU seconds (user + sys) of a process and of its children that have ended (on PostgreSQL
+ * the job runs in a child process, reaped when it ends).
+ */
 function cpuSecondsOf(pid: number | undefined): number | null {
   if (!pid) return null;
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
+}
+
+/** The pids of a process's live children (Linux). */
+function childrenOf(pid: number | undefined): number[] {
+  if (!pid) return [];
+  try {
+    const text = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    return text ? text.split(" ").map(Number) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Peak and current resident memory of a process, in MB (Linux). */
@@ -248,12 +263,27 @@ async function runBacktest(base: string, token: string, pid: number | undefined)
     body: JSON.stringify(SETTINGS),
   });
   if (!res.ok) throw new Error(`backtest.start: ${res.status} ${await res.text()}`);
+  // The job's own process (PostgreSQL): its peak resident memory, read while it runs.
+  let jobPeakMb = 0;
+  // How long the server takes to answer a status poll while the job runs: what a live
+  // screening or webhook would wait on top of its own work.
+  const pollMs: number[] = [];
   for (;;) {
     await sleep(200);
+    for (const child of childrenOf(pid)) {
+      try {
+        jobPeakMb = Math.max(jobPeakMb, memoryOf(child)?.peakMb ?? 0);
+      } catch {
+        // It ended between the listing and the read.
+      }
+    }
+    const asked = performance.now();
     const polled = await fetch(`${base}/trpc/backtest.status`, { headers });
+    const answered = performance.now() - asked;
     const job = ((await polled.json()) as { result?: { data: BacktestJob } }).result?.data;
     if (!job) throw new Error("no backtest job");
     if (job.status === "running") {
+      pollMs.push(answered);
       const pct = job.total ? Math.round((job.processed / job.total) * 100) : 0;
       process.stderr.write(`\r  backtest ${pct}% (${job.processed.toLocaleString()} events)`);
       continue;
@@ -263,7 +293,12 @@ async function runBacktest(base: string, token: string, pid: number | undefined)
     const seconds = (performance.now() - started) / 1000;
     const cpuSeconds = (cpuSecondsOf(pid) ?? 0) - cpuBefore;
     const load = [loadBefore, loadavg()[0]].map((n) => Number(n?.toFixed(1)));
-    return { seconds, job, before, after: memoryOf(pid), cpuSeconds, load };
+    pollMs.sort((a, b) => a - b);
+    const poll = {
+      p99: Number((pollMs[Math.floor(pollMs.length * 0.99)] ?? 0).toFixed(1)),
+      max: Number((pollMs.at(-1) ?? 0).toFixed(1)),
+    };
+    return { seconds, job, before, after: memoryOf(pid), jobPeakMb, poll, cpuSeconds, load };
   }
 }
 
@@ -321,10 +356,12 @@ async function bench(kind: "postgres" | "embedded", workDir: string, bareReqPerS
         events,
         "wall s (HTTP start → done)": run.seconds.toFixed(1),
         "server s": ((result?.tookMs ?? 0) / 1000).toFixed(1),
-        "server CPU s (user+sys)": run.cpuSeconds.toFixed(1),
+        "server CPU s (user+sys, job process included)": run.cpuSeconds.toFixed(1),
         "load average (1 min) before / after": run.load.join(" / "),
         "server RSS before MB": run.before?.rssMb,
         "server peak RSS MB": run.after?.peakMb,
+        "job process peak RSS MB": run.jobPeakMb || "none (in the server)",
+        "status poll while running p99 / max ms": `${run.poll.p99} / ${run.poll.max}`,
         "changed decisions": result?.changed,
         "bare route req/s": Math.round(bareReqPerSec),
       });
@@ -344,6 +381,8 @@ async function bench(kind: "postgres" | "embedded", workDir: string, bareReqPerS
           eventsPerSecond: Math.round(events / run.seconds),
           serverRssBeforeMb: run.before?.rssMb,
           serverPeakRssMb: run.after?.peakMb,
+          jobProcessPeakRssMb: run.jobPeakMb || null,
+          statusPollWhileRunningMs: run.poll,
           changed: result?.changed,
           screeningChanges: result?.screenings.changes,
           chargeChanges: result?.charges.changes,

@@ -11,7 +11,11 @@ import { build } from "esbuild";
 
 const root = join(import.meta.dirname, "..");
 const OUT_DIR = join(root, "dist", "server");
-export const SERVER_ENTRIES = ["server/main.ts", "server/db/migrate-process.ts"];
+export const SERVER_ENTRIES = [
+  "server/main.ts",
+  "server/db/migrate-process.ts",
+  "server/modules/backtest/backtest-process.ts",
+];
 
 const sourceLocation = {
   name: "source-location",

@@ -51,7 +51,11 @@ const STEPS = [
   {
     name: "server",
     inputs: ["server", "shared", "scripts/build-server.mjs", LOCK],
-    outputs: ["dist/server/main.js", "dist/server/db/migrate-process.js"],
+    outputs: [
+      "dist/server/main.js",
+      "dist/server/db/migrate-process.js",
+      "dist/server/modules/backtest/backtest-process.js",
+    ],
     required: false,
     run: () => node(["scripts/build-server.mjs"]),
   },

@@ -104,6 +104,7 @@ export async function buildApp(
     prisma: database.prisma,
     sql: database.sql,
     poolStats: () => database.poolStats(),
+    databaseUrl: database.url,
     changes,
     mailer,
     publicUrl: config.publicUrl,

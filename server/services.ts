@@ -23,6 +23,7 @@ import { createAuthService } from "./modules/auth/auth.service.ts";
 import { createSessionService } from "./modules/auth/session.service.ts";
 import { createBacktestRepository } from "./modules/backtest/backtest.repository.ts";
 import { createBacktestService } from "./modules/backtest/backtest.service.ts";
+import { backtestInChildProcess } from "./modules/backtest/backtest-child.ts";
 import { createBlocklistRepository } from "./modules/blocklist/blocklist.repository.ts";
 import { createBlocklistService } from "./modules/blocklist/blocklist.service.ts";
 import { createCollectorService } from "./modules/collector/collector.service.ts";
@@ -69,6 +70,8 @@ export type ServiceDeps = {
   sql: SqlRunner;
   /** The PostgreSQL pool's connections, for the metrics (null when embedded). */
   poolStats: PoolStats;
+  /** PostgreSQL's URL: backtest jobs then run in a process of their own (null: in-process). */
+  databaseUrl: string | null;
   /** Announces settings changes to every instance (policy cache invalidation). */
   changes: ChangeFeed;
   mailer: Mailer;
@@ -250,6 +253,7 @@ export function createServices(deps: ServiceDeps) {
       policy,
       now,
       log,
+      runJob: deps.databaseUrl ? backtestInChildProcess(deps.databaseUrl) : undefined,
     }),
   };
 }

@@ -18,6 +18,8 @@ import { pgliteRunner, postgresRunner, type SqlQuery, type SqlRunner } from "./s
 
 export type Database = {
   kind: "embedded" | "postgres";
+  /** The PostgreSQL connection URL (null when embedded): for work run in a process of its own. */
+  url: string | null;
   prisma: PrismaClient;
   /** Names of the migrations this open applied. */
   applied: string[];
@@ -113,6 +115,7 @@ async function openPostgres(url: string): Promise<Database> {
   pool.on("error", () => {});
   return finishOpen({
     kind: "postgres",
+    url,
     adapter: new PrismaPg(pool),
     applied,
     // The screening hot path shares the pool (and its error handling).
@@ -153,6 +156,7 @@ export async function withOwnConnection<T>(
 
 async function finishOpen(options: {
   kind: Database["kind"];
+  url?: string;
   adapter: SqlMigrationAwareDriverAdapterFactory;
   /** Migrations already applied by the caller (the migration process). */
   applied: string[];
@@ -175,6 +179,7 @@ async function finishOpen(options: {
       : options.applied;
   return {
     kind,
+    url: options.url ?? null,
     prisma,
     applied,
     sql,

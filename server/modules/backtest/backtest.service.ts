@@ -23,14 +23,28 @@ import { createStripeHistory } from "./stripe-history.ts";
 
 const DAY_MS = 86_400_000;
 
+export type Progress = (processed: number, total: number) => void;
+
+/**
+ * Runs a job's backtest somewhere other than this thread (backtest-child.ts: a process of its
+ * own on PostgreSQL), as of `now`, reporting progress; aborting `signal` stops it.
+ */
+export type JobRunner = (job: {
+  accountId: string;
+  settings: BacktestSettings;
+  now: Date;
+  onProgress: Progress;
+  signal: AbortSignal;
+}) => Promise<BacktestResult>;
+
 type Deps = {
   repo: BacktestRepository;
   policy: Pick<PolicyService, "features">;
   now: () => Date;
   log: { error(obj: object, msg: string): void };
+  /** Where background jobs run; without it, in this process (`run`). */
+  runJob?: JobRunner;
 };
-
-export type Progress = (processed: number, total: number) => void;
 
 /** The policy the page's settings make, combined as the live policy is. */
 export function policyOf(settings: BacktestSettings): Policy {
@@ -74,7 +88,7 @@ export async function* readAhead<T>(batches: AsyncIterable<T>): AsyncGenerator<T
 
 type Job = NonNullable<BacktestJob> & { abort: AbortController };
 
-export function createBacktestService({ repo, policy: policies, now, log }: Deps) {
+export function createBacktestService({ repo, policy: policies, now, log, runJob }: Deps) {
   const jobs = new Map<string, Job>();
 
   async function run(
@@ -169,7 +183,11 @@ export function createBacktestService({ repo, policy: policies, now, log }: Deps
         job.processed = processed;
         job.total = total;
       };
-      run(accountId, settings, progress, job.abort.signal).then(
+      const signal = job.abort.signal;
+      const work = runJob
+        ? runJob({ accountId, settings, now: now(), onProgress: progress, signal })
+        : run(accountId, settings, progress, signal);
+      work.then(
         (result) => {
           if (job.abort.signal.aborted) return;
           job.status = "done";

@@ -35,6 +35,12 @@ type Deps = {
 // Built once per process: the package's own helper rebuilds this ~100k-entry set per call.
 let disposableDomains: ReadonlySet<string> | undefined;
 
+/** The features that do not depend on the event or the account. */
+export function baseFeatures(): Features {
+  disposableDomains ??= disposableEmailBlocklistSet();
+  return { disposableDomains };
+}
+
 export function createPolicyService({
   rules,
   templates,
@@ -77,10 +83,7 @@ export function createPolicyService({
       return policy;
     },
 
-    features(): Features {
-      disposableDomains ??= disposableEmailBlocklistSet();
-      return { disposableDomains };
-    },
+    features: baseFeatures,
   };
 }
 

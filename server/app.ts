@@ -138,6 +138,7 @@ export async function buildApp(
   });
   app.addHook("onClose", async () => {
     clearInterval(housekeeping);
+    services.backtest.stop();
     await services.stripeActions.stop();
     await services.outbox.stop();
     await changes.close();

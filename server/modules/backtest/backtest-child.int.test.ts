@@ -88,6 +88,22 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backtest job in a process of its 
     await expect(running).rejects.toThrow("backtest process failed: exit by SIGKILL");
   });
 
+  it("runs at most maxProcesses at once; a job waiting for its turn can be cancelled", async () => {
+    const run = backtestInChildProcess(url, 1);
+    const before = children();
+    const first = run(job());
+    const abort = new AbortController();
+    const second = run(job(abort.signal));
+    await newChild(before);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(children().filter((pid) => !before.includes(pid))).toHaveLength(1);
+    abort.abort(new Error("cancelled while waiting"));
+    await expect(second).rejects.toThrow("cancelled while waiting");
+    await expect(first).resolves.toMatchObject({ changed: 0 });
+    // The slot is free again.
+    await expect(run(job())).resolves.toMatchObject({ changed: 0 });
+  });
+
   it("fails with the reason when the database cannot be reached", async () => {
     const unreachable = "postgresql://postgres@127.0.0.1:1/nowhere";
     await expect(backtestInChildProcess(unreachable)(job())).rejects.toThrow(/ECONNREFUSED/);

@@ -35,42 +35,82 @@ type ChildMessage =
   | { type: "done"; result: Awaited<ReturnType<JobRunner>> }
   | { type: "failed"; message: string };
 
-/** A JobRunner that runs each job in a process of its own on the database at `url`. */
-export function backtestInChildProcess(url: string): JobRunner {
-  return ({ accountId, settings, now, onProgress, signal }) =>
-    new Promise((done, fail) => {
+/**
+ * A JobRunner that runs each job in a process of its own on the database at `url`, at most
+ * `maxProcesses` at once (each can take a few hundred MB and a core); the others wait, shown
+ * as running with nothing processed yet, and can be cancelled while they wait.
+ */
+export function backtestInChildProcess(url: string, maxProcesses = 2): JobRunner {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const slot = (signal: AbortSignal) =>
+    new Promise<void>((ready, fail) => {
       if (signal.aborted) return fail(signal.reason);
-      const child = spawn(process.execPath, [...NODE_FLAGS, ...command()], {
-        cwd: ROOT,
-        env: { ...process.env, WARDEN_BACKTEST_URL: url },
-        stdio: ["ignore", "ignore", "pipe", "ipc"],
-      });
-      let stderr = "";
-      let answer: ChildMessage | undefined;
-      child.stderr?.on("data", (chunk) => {
-        stderr = (stderr + chunk).slice(-STDERR_TAIL);
-      });
-      const cancel = () => child.kill("SIGKILL");
-      signal.addEventListener("abort", cancel, { once: true });
-      child.on("message", (message: ChildMessage) => {
-        if (message.type === "progress") onProgress(message.processed, message.total);
-        else answer = message;
-      });
-      child.on("error", (error) => {
-        signal.removeEventListener("abort", cancel);
-        fail(error);
-      });
-      child.on("exit", (code, killedBy) => {
-        signal.removeEventListener("abort", cancel);
-        if (answer?.type === "done") return done(answer.result);
-        if (signal.aborted) return fail(signal.reason);
-        const why =
-          answer?.type === "failed"
-            ? answer.message
-            : stderr.trim() || `exit ${killedBy ? `by ${killedBy}` : `code ${code}`}`;
-        fail(new Error(`backtest process failed: ${why}`));
-      });
-      const job: JobMessage = { accountId, settings, now: now.getTime() };
-      child.send(job);
+      if (running < maxProcesses) {
+        running += 1;
+        return ready();
+      }
+      const go = () => {
+        signal.removeEventListener("abort", drop);
+        running += 1;
+        ready();
+      };
+      const drop = () => {
+        const at = waiting.indexOf(go);
+        if (at >= 0) waiting.splice(at, 1);
+        fail(signal.reason);
+      };
+      waiting.push(go);
+      signal.addEventListener("abort", drop, { once: true });
     });
+  return async (job) => {
+    await slot(job.signal);
+    try {
+      return await runInChild(url, job);
+    } finally {
+      running -= 1;
+      waiting.shift()?.();
+    }
+  };
+}
+
+function runInChild(
+  url: string,
+  { accountId, settings, now, onProgress, signal }: Parameters<JobRunner>[0],
+): ReturnType<JobRunner> {
+  return new Promise((done, fail) => {
+    if (signal.aborted) return fail(signal.reason);
+    const child = spawn(process.execPath, [...NODE_FLAGS, ...command()], {
+      cwd: ROOT,
+      env: { ...process.env, WARDEN_BACKTEST_URL: url },
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    });
+    let stderr = "";
+    let answer: ChildMessage | undefined;
+    child.stderr?.on("data", (chunk) => {
+      stderr = (stderr + chunk).slice(-STDERR_TAIL);
+    });
+    const cancel = () => child.kill("SIGKILL");
+    signal.addEventListener("abort", cancel, { once: true });
+    child.on("message", (message: ChildMessage) => {
+      if (message.type === "progress") onProgress(message.processed, message.total);
+      else answer = message;
+    });
+    child.on("error", (error) => {
+      signal.removeEventListener("abort", cancel);
+      fail(error);
+    });
+    child.on("exit", (code, killedBy) => {
+      signal.removeEventListener("abort", cancel);
+      if (answer?.type === "done") return done(answer.result);
+      if (signal.aborted) return fail(signal.reason);
+      const why =
+        answer?.type === "failed"
+          ? answer.message
+          : stderr.trim() || `exit ${killedBy ? `by ${killedBy}` : `code ${code}`}`;
+      fail(new Error(`backtest process failed: ${why}`));
+    });
+    const job: JobMessage = { accountId, settings, now: now.getTime() };
+    child.send(job);
+  });
 }

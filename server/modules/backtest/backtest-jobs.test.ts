@@ -93,4 +93,17 @@ describe("backtest jobs", () => {
     await tick();
     expect(service.status("a")).toMatchObject({ status: "cancelled", result: null });
   });
+
+  it("stop cancels every running job (the server is closing)", async () => {
+    const { repo, next } = gatedRepo();
+    const service = make(repo);
+    service.start("a", SETTINGS);
+    service.start("b", SETTINGS);
+    await tick();
+    service.stop();
+    next();
+    await tick();
+    expect(service.status("a")).toMatchObject({ status: "cancelled", result: null });
+    expect(service.status("b")).toMatchObject({ status: "cancelled", result: null });
+  });
 });

@@ -211,6 +211,15 @@ export function createBacktestService({ repo, policy: policies, now, log, runJob
       return view(jobs.get(accountId));
     },
 
+    /** Cancels every running job (the server is stopping): their processes end with it. */
+    stop() {
+      for (const job of jobs.values()) {
+        if (job.status !== "running") continue;
+        job.abort.abort();
+        job.status = "cancelled";
+      }
+    },
+
     /** Stops the running backtest; its status becomes "cancelled". */
     cancel(accountId: string): BacktestJob {
       const job = jobs.get(accountId);

@@ -3,19 +3,21 @@
  * later arrives through a signed webhook; on the Rules page the merchant turns a rule on
  * without it being saved, runs the test, sees the progress, then the charge in the result.
  * Then a rule's Settings form edited and not saved: the test runs the edit (and says so),
- * the saved value stays, and an edit that does not validate is not run.
+ * the saved value stays, and an edit that does not validate is not run. With PostgreSQL too
+ * (TEST_DATABASE_URL), where the job runs in a process of its own.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
 import { screenshot } from "../helpers/browser.ts";
 import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
+import { DB_KINDS } from "../helpers/databases.ts";
 import type { Merchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
 import type { TestApp } from "../helpers/test-app.ts";
 
-describe("Test on history in Chromium", () => {
+describe.each(DB_KINDS)("Test on history in Chromium (%s)", (kind) => {
   let t: TestApp;
   let merchant: Merchant;
   let browser: ConsoleBrowser["browser"];
@@ -28,7 +30,7 @@ describe("Test on history in Chromium", () => {
   });
 
   beforeAll(async () => {
-    ({ t, merchant, browser, page } = await openConsole("history@example.com"));
+    ({ t, merchant, browser, page } = await openConsole("history@example.com", kind));
     const { path, webhookSecret } = await connectStripe(merchant);
     for (const event of [
       buildEvent("charge.succeeded", charge, { created: charge.created }),
@@ -84,7 +86,10 @@ describe("Test on history in Chromium", () => {
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     expect(overflow).toBeLessThanOrEqual(0);
-    await screenshot(page, "rules-test-on-history");
+    await screenshot(
+      page,
+      kind === "embedded" ? "rules-test-on-history" : `rules-test-on-history-${kind}`,
+    );
     release();
   });
 
@@ -140,7 +145,10 @@ describe("Test on history in Chromium", () => {
     expect(await second.count(), "the unsaved limit changes the second signup").toBe(1);
     expect(await second.innerText()).toMatch(/Allow → Block/);
     expect(await tab.locator(`[data-backtest-item="${signups[0]}"]`).count()).toBe(0);
-    await screenshot(tab, "rules-test-on-history-unsaved-settings");
+    await screenshot(
+      tab,
+      `rules-test-on-history-unsaved-settings${kind === "embedded" ? "" : `-${kind}`}`,
+    );
 
     // Nothing was saved: the API and a reload show the old value.
     const stored =

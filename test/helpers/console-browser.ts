@@ -1,6 +1,7 @@
 /** A signed-in merchant's console in Chromium, on a fresh app: what every console journey starts from. */
 import type { Page } from "playwright-core";
 import { launchBrowser, signInAs } from "./browser.ts";
+import type { DbKind } from "./databases.ts";
 import { type Merchant, signedInMerchant } from "./merchants.ts";
 import { startTestApp, type TestApp } from "./test-app.ts";
 
@@ -11,8 +12,11 @@ export type ConsoleBrowser = {
   page: Page;
 };
 
-export async function openConsole(email: string): Promise<ConsoleBrowser> {
-  const t = await startTestApp("embedded");
+export async function openConsole(
+  email: string,
+  kind: DbKind = "embedded",
+): Promise<ConsoleBrowser> {
+  const t = await startTestApp(kind);
   const merchant = await signedInMerchant(t, email);
   const browser = await launchBrowser();
   await signInAs(browser.context, t.baseUrl, merchant.token);

@@ -60,7 +60,7 @@ export async function buildServer() {
     target: "node20",
     sourcemap: true,
     logLevel: "warning",
-    // Tells migrate-child.ts to spawn the compiled migration process, not tsx.
+    // Tells entry-command.ts to spawn the compiled child processes (migration, backtest), not tsx.
     define: { __WARDEN_BUILT__: "true" },
     banner: { js: 'import __wardenPath from "node:path";' },
     plugins: [packagesExternal, sourceLocation],

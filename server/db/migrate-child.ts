@@ -4,18 +4,7 @@
  * with plain node; run from source (tsx, vitest), the TypeScript file through tsx.
  */
 import { spawn } from "node:child_process";
-import { resolve } from "node:path";
-
-declare const __WARDEN_BUILT__: boolean | undefined;
-
-const ROOT = resolve(import.meta.dirname, "../..");
-
-function command(): string[] {
-  if (typeof __WARDEN_BUILT__ !== "undefined" && __WARDEN_BUILT__) {
-    return [resolve(ROOT, "dist/server/db/migrate-process.js")];
-  }
-  return ["--import", "tsx", resolve(ROOT, "server/db/migrate-process.ts")];
-}
+import { entryCommand, ROOT } from "../lib/entry-command.ts";
 
 export type MigrationTarget = { kind: "embedded"; dir: string } | { kind: "postgres"; url: string };
 
@@ -24,11 +13,15 @@ export function migrateInChildProcess(target: MigrationTarget): Promise<string[]
   const env = { ...process.env };
   if (target.kind === "postgres") env.WARDEN_MIGRATE_URL = target.url;
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...command(), ...args], {
-      cwd: ROOT,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [...entryCommand("server/db/migrate-process.ts"), ...args],
+      {
+        cwd: ROOT,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {

@@ -7,28 +7,18 @@
  * to 38.6 s (decision 008). Embedded, PGlite lives in the server's process and no other
  * process may open it, so the job runs in-process there.
  *
- * Built, the server spawns dist/server/modules/backtest/backtest-process.js; from source
- * (tsx, vitest), the TypeScript file through tsx. Cancelling kills the child.
+ * Started through entryCommand (compiled when built, tsx from source). Cancelling kills the
+ * child.
  */
 import { spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { entryCommand, ROOT } from "../../lib/entry-command.ts";
 import type { JobRunner } from "./backtest.service.ts";
 import type { JobMessage } from "./backtest-process.ts";
 
-declare const __WARDEN_BUILT__: boolean | undefined;
-
-const ROOT = resolve(import.meta.dirname, "../../..");
 /** The job's own heap settings (measured: decision 008). */
 const NODE_FLAGS = ["--max-semi-space-size=64"];
 /** How much of the child's stderr a failure keeps for the log. */
 const STDERR_TAIL = 4_000;
-
-function command(): string[] {
-  if (typeof __WARDEN_BUILT__ !== "undefined" && __WARDEN_BUILT__) {
-    return [resolve(ROOT, "dist/server/modules/backtest/backtest-process.js")];
-  }
-  return ["--import", "tsx", resolve(ROOT, "server/modules/backtest/backtest-process.ts")];
-}
 
 type ChildMessage =
   | { type: "progress"; processed: number; total: number }
@@ -80,11 +70,15 @@ function runInChild(
 ): ReturnType<JobRunner> {
   return new Promise((done, fail) => {
     if (signal.aborted) return fail(signal.reason);
-    const child = spawn(process.execPath, [...NODE_FLAGS, ...command()], {
-      cwd: ROOT,
-      env: { ...process.env, WARDEN_BACKTEST_URL: url },
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-    });
+    const child = spawn(
+      process.execPath,
+      [...NODE_FLAGS, ...entryCommand("server/modules/backtest/backtest-process.ts")],
+      {
+        cwd: ROOT,
+        env: { ...process.env, WARDEN_BACKTEST_URL: url },
+        stdio: ["ignore", "ignore", "pipe", "ipc"],
+      },
+    );
     let stderr = "";
     let answer: ChildMessage | undefined;
     child.stderr?.on("data", (chunk) => {

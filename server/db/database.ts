@@ -14,7 +14,13 @@ import { copyTemplate, hasDataDir, openPGlite } from "./embedded.ts";
 import { PrismaClient } from "./generated/client.ts";
 import { migrateInChildProcess } from "./migrate-child.ts";
 import { migrationNames } from "./migrate-names.ts";
-import { pgliteRunner, postgresRunner, type SqlQuery, type SqlRunner } from "./sql-runner.ts";
+import {
+  pgliteRunner,
+  pgPoolConfig,
+  postgresRunner,
+  type SqlQuery,
+  type SqlRunner,
+} from "./sql-runner.ts";
 
 export type Database = {
   kind: "embedded" | "postgres";
@@ -107,7 +113,7 @@ async function openPostgres(url: string): Promise<Database> {
     ? await migrateInChildProcess({ kind: "postgres", url })
     : [];
   const { PrismaPg } = await import("@prisma/adapter-pg");
-  const pool = new pg.Pool({ connectionString: url });
+  const pool = new pg.Pool(pgPoolConfig(url));
   // A connection PostgreSQL ends (failover, restart, pg_terminate_backend) can emit "error"
   // while checked out with no listener, which would end the process (seen in the fault
   // suite). With one on every connection, its query fails and the pool drops it instead.

@@ -90,6 +90,37 @@ describe.each(DB_KINDS)("prepared statements (%s)", (kind) => {
     expect(rows.map((r) => r[0]?.label)).toEqual(labels);
     expect(await countRows(db)).toBe(before + 2 + labels.length);
   });
+
+  // The tests run with TZ=Asia/Tokyo and, on PostgreSQL, a database whose own time zone is
+  // Asia/Kolkata (vitest.config.ts, test/helpers/databases.ts): a time that went out or came
+  // back as local time would be hours off here.
+  it("stores and reads times as UTC, as Prisma does, whatever the host's and the server's zone", async () => {
+    const at = new Date("2026-11-24T12:00:00.250Z");
+    const id = `acct-tz-${kind}`;
+    await db.prisma.account.create({ data: { id, createdAt: at } });
+    // Written by Prisma, read here; then written here, read by Prisma.
+    const [read] = await db.sql.query<{ createdAt: Date; wall: string }>(
+      `SELECT "createdAt", "createdAt"::text AS "wall" FROM "Account" WHERE "id" = $1`,
+      [id],
+    );
+    expect(read).toEqual({ createdAt: at, wall: "2026-11-24 12:00:00.25" });
+    const writers = [
+      (text: string, params: unknown[]) => db.sql.query(text, params),
+      (text: string, params: unknown[]) => db.sql.prepared("probe-tz", text, params),
+    ];
+    for (const [i, write] of writers.entries()) {
+      const later = new Date(at.getTime() + (i + 1) * 3_600_000);
+      await write(`UPDATE "Account" SET "createdAt" = $2 WHERE "id" = $1`, [id, later]);
+      const account = await db.prisma.account.findUniqueOrThrow({ where: { id } });
+      expect(account.createdAt).toEqual(later);
+    }
+    // The column's default (CURRENT_TIMESTAMP, in the session's zone) is UTC wall time too.
+    const [fresh] = await db.sql.query<{ createdAt: Date }>(
+      `INSERT INTO "Account" ("id") VALUES ($1) RETURNING "createdAt"`,
+      [`${id}-default`],
+    );
+    expect(Math.abs((fresh?.createdAt.getTime() ?? 0) - Date.now())).toBeLessThan(60_000);
+  });
 });
 
 async function countRows(db: Database): Promise<number> {

@@ -3,11 +3,57 @@
  * more than the query (screening: one count, one insert; a Stripe event: one read, one write).
  * node-postgres on PostgreSQL, PGlite's own query API when embedded; parameters are $1, $2,
  * ... in both.
+ *
+ * Times are UTC on both sides, whatever the host's time zone: Prisma stores DateTime as UTC
+ * wall time in \`timestamp(3)\` columns, but node-postgres sends a Date as local time with its
+ * offset (which a cast to \`timestamp\` drops) and both drivers read a \`timestamp\` back as local
+ * time. On a server east of UTC a refund decided now was due hours later. So Dates go out as
+ * ISO UTC text and \`timestamp\` values come back as UTC; PostgreSQL sessions run in UTC too
+ * (\`pgPoolConfig\`), so \`now()\` stored in a \`timestamp\` column is UTC wall time as well.
  */
 import { type PGlite, parse, protocol, type Transaction } from "@electric-sql/pglite";
-import type pg from "pg";
+import pg from "pg";
 // CommonJS without named exports Node can see: its default export.
 import pgUtils from "pg/lib/utils.js";
+
+const pgTypesBuiltin = pg.types;
+
+const TIMESTAMP_OID = 1114;
+
+/** A \`timestamp\` (without time zone) value, "2026-11-24 12:00:00.123", read as UTC. */
+export function utcTimestamp(text: string): Date {
+  return new Date(`${text.replace(" ", "T")}Z`);
+}
+
+/** A parameter as it should travel: a Date (alone or in an array) as ISO UTC text. */
+function utcParam(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value) && value.some((item) => item instanceof Date)) {
+    return value.map(utcParam);
+  }
+  return value;
+}
+
+const utcParams = (params: unknown[]) =>
+  params.some((value) => value instanceof Date || Array.isArray(value))
+    ? params.map(utcParam)
+    : params;
+
+/** node-postgres's type parsers, with \`timestamp\` read as UTC. */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === TIMESTAMP_OID && format !== "binary"
+      ? utcTimestamp
+      : pgTypesBuiltin.getTypeParser(oid, format)) as typeof pgTypesBuiltin.getTypeParser,
+};
+
+/**
+ * A pool's connection settings: its sessions in UTC, so that \`now()\` and \`CURRENT_TIMESTAMP\`
+ * written to \`timestamp\` columns are UTC wall time whatever the server's own time zone.
+ */
+export function pgPoolConfig(url: string): pg.PoolConfig {
+  return { connectionString: url, options: "-c TimeZone=UTC" };
+}
 
 export type SqlQuery = <T = Record<string, unknown>>(
   text: string,
@@ -35,10 +81,11 @@ export type SqlRunner = {
 export function postgresRunner(pool: pg.Pool): SqlRunner {
   return {
     async query<T>(text: string, params: unknown[] = []) {
-      return (await pool.query(text, params)).rows as T[];
+      return (await pool.query({ text, values: utcParams(params), types: pgTypes })).rows as T[];
     },
     async prepared<T>(name: string, text: string, params: unknown[]) {
-      return (await pool.query({ name, text, values: params })).rows as T[];
+      const query = { name, text, values: utcParams(params), types: pgTypes };
+      return (await pool.query(query)).rows as T[];
     },
     async transaction(work) {
       const client = await pool.connect();
@@ -47,7 +94,7 @@ export function postgresRunner(pool: pg.Pool): SqlRunner {
         await client.query("BEGIN");
         const result = await work(
           async <T>(text: string, params: unknown[] = []) =>
-            (await client.query(text, params)).rows as T[],
+            (await client.query({ text, values: utcParams(params), types: pgTypes })).rows as T[],
         );
         await client.query("COMMIT");
         return result;
@@ -65,11 +112,14 @@ export function postgresRunner(pool: pg.Pool): SqlRunner {
   };
 }
 
+/** PGlite's parsers for one query, with \`timestamp\` read as UTC. */
+const pgliteParsers = { [TIMESTAMP_OID]: utcTimestamp };
+
 export function pgliteRunner(db: PGlite): SqlRunner {
   const on =
     (target: PGlite | Transaction): SqlQuery =>
     async <T>(text: string, params: unknown[] = []) =>
-      (await target.query<T>(text, params)).rows;
+      (await target.query<T>(text, utcParams(params), { parsers: pgliteParsers })).rows;
   return {
     query: on(db),
     prepared: preparedOn(db),
@@ -89,7 +139,7 @@ function preparedOn(db: PGlite) {
   const { serialize } = protocol;
   const send = (parts: Uint8Array[]) => db.execProtocol(Buffer.concat(parts));
   return async <T>(name: string, text: string, params: unknown[]): Promise<T[]> => {
-    const values = params.map((value) => {
+    const values = utcParams(params).map((value) => {
       const prepared: unknown = pgUtils.prepareValue(value);
       if (prepared !== null && typeof prepared !== "string") {
         throw new Error("binary values cannot be sent here");
@@ -121,6 +171,7 @@ function preparedOn(db: PGlite) {
         }
       }),
     );
-    return (parse.parseResults(messages, db.parsers)[0]?.rows ?? []) as T[];
+    return (parse.parseResults(messages, db.parsers, { parsers: pgliteParsers })[0]?.rows ??
+      []) as T[];
   };
 }

@@ -26,6 +26,8 @@ export async function openTestDatabase(kind: DbKind): Promise<Database> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${name}"`);
+  // A server whose own time zone is not UTC (nor the tests' own): Warden's sessions run in UTC.
+  await admin.query(`ALTER DATABASE "${name}" SET timezone TO 'Asia/Kolkata'`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

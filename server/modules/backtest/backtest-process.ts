@@ -7,7 +7,7 @@
  */
 import pg from "pg";
 import type { BacktestSettings } from "../../../shared/schemas/backtest.ts";
-import { postgresRunner } from "../../db/sql-runner.ts";
+import { pgPoolConfig, postgresRunner } from "../../db/sql-runner.ts";
 import { baseFeatures } from "../policy/policy.service.ts";
 import { createBacktestRepository } from "./backtest.repository.ts";
 import { createBacktestService } from "./backtest.service.ts";
@@ -22,7 +22,7 @@ function send(message: object): Promise<void> {
 }
 
 async function runJob(job: JobMessage): Promise<void> {
-  const pool = new pg.Pool({ connectionString: process.env.WARDEN_BACKTEST_URL, max: 2 });
+  const pool = new pg.Pool({ ...pgPoolConfig(process.env.WARDEN_BACKTEST_URL ?? ""), max: 2 });
   pool.on("connect", (client) => client.on("error", () => {}));
   pool.on("error", () => {});
   try {

@@ -16,6 +16,9 @@
  * succeed, some updated, refunded, disputed, an early fraud warning now and then, a few risky
  * enough for the rules to refund (scripts/lib/webhook-traffic.ts).
  *
+ * The server's /metrics (METRICS_TOKEN set for the run) say how many events shared each ingest
+ * statement during the measured part.
+ *
  * Afterwards the server is stopped and the database read directly: every event sent must be
  * stored once, every charge must have a row whose newest event is the newest sent, and every
  * answer must have been 200 "applied". Anything else fails the run (exit code 1).
@@ -63,6 +66,7 @@ const PG_ADMIN_URL =
 const PASSWORD = "bench webhooks password";
 const SECRET_KEY = "sk_test_51WardenBenchKey000000000000000";
 const SIGNING_SECRET = `whsec_${randomBytes(24).toString("base64url")}`;
+const METRICS_TOKEN = randomBytes(24).toString("base64url");
 
 for (const db of DBS) {
   if (db !== "postgres" && db !== "embedded") {
@@ -132,7 +136,12 @@ async function load(
       },
     ],
   });
+  // The clock stops at the last answer: autocannon notices that it is done only on its next
+  // one-second tick, which counted up to a second more for a 20-second run (seen: every run
+  // lasted a whole number of seconds).
+  let last = 0;
   instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
+    last = performance.now();
     if (status === 200) latencies.push(ms);
   });
   const started = performance.now();
@@ -145,7 +154,7 @@ async function load(
   }, 1000);
   const result: Result = await instance;
   clearInterval(ticker);
-  const seconds = (performance.now() - started) / 1000;
+  const seconds = ((last || performance.now()) - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil(q * latencies.length) - 1))] ??
@@ -192,6 +201,35 @@ async function benchBare(workDir: string) {
   } finally {
     await stop(child);
   }
+}
+
+type BatchTotals = Record<"read" | "write", { sum: number; count: number }>;
+
+/** The ingest statements' batch-size histogram totals, from the server's /metrics. */
+async function batchSizes(base: string): Promise<BatchTotals> {
+  const text = await (
+    await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+  ).text();
+  const totals: BatchTotals = { read: { sum: 0, count: 0 }, write: { sum: 0, count: 0 } };
+  for (const match of text.matchAll(
+    /^warden_ingest_batch_size_(sum|count)\{statement="(read|write)"\} (\S+)$/gm,
+  )) {
+    const [, field, statement, value] = match as unknown as [
+      string,
+      "sum" | "count",
+      "read" | "write",
+      string,
+    ];
+    totals[statement][field] = Number(value);
+  }
+  return totals;
+}
+
+/** Events per statement between two readings of the totals. */
+function perStatement(before: BatchTotals, after: BatchTotals) {
+  const mean = (s: "read" | "write") =>
+    (after[s].sum - before[s].sum) / Math.max(1, after[s].count - before[s].count);
+  return { read: mean("read"), write: mean("write") };
 }
 
 type Stored = { events: number; rows: number; wrong: number; missing: number; sample: string[] };
@@ -241,6 +279,7 @@ async function benchWarden(kind: "postgres" | "embedded", workDir: string, strip
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
     STRIPE_API_BASE: stripeUrl,
+    METRICS_TOKEN,
   };
   let dropDatabase: (() => Promise<void>) | null = null;
   let databaseUrl: string | null = null;
@@ -305,11 +344,16 @@ async function benchWarden(kind: "postgres" | "embedded", workDir: string, strip
       if (!process.stderr.isTTY)
         console.error(`${label}: RSS ${mb?.toFixed(0)} MB after ${measuredSent} events`);
     }, 10_000);
+    const batchesBefore = await batchSizes(base);
     const measured = await load(`${label}: ${EVENTS} events`, url, next, { count: EVENTS });
     clearInterval(sampler);
     const rssAfter = rssMb(child.pid);
     console.error(
       `${label}: server RSS ${rssBefore?.toFixed(0)} MB before, ${rssAfter?.toFixed(0)} MB after ${EVENTS} events`,
+    );
+    const batches = perStatement(batchesBefore, await batchSizes(base));
+    console.error(
+      `${label}: events per statement during the run: read ${batches.read.toFixed(1)}, write ${batches.write.toFixed(1)}`,
     );
     await stop(child);
 
@@ -356,6 +400,7 @@ async function benchWarden(kind: "postgres" | "embedded", workDir: string, strip
       warmup,
       measured,
       rss: { beforeMb: rssBefore, afterMb: rssAfter, events: EVENTS, samples: rssSamples },
+      batches,
       types: stream.types,
       charges: stream.newest.size,
       stored,
@@ -389,13 +434,14 @@ async function main() {
   for (const kind of DBS) runs.push(await benchWarden(kind, workDir, stripe.url));
 
   const rows = [
-    "| database | events/s | bare route req/s | p50 / p99 | server RSS before → after | events | stored and applied |",
-    "|---|---:|---:|---:|---:|---:|---|",
+    "| database | events/s | bare route req/s | p50 / p99 | events per read / write statement | server RSS before → after | events | stored and applied |",
+    "|---|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const run of runs) {
     rows.push(
       `| ${run.database === "postgres" ? "PostgreSQL" : "embedded"} | ${run.measured.perSecond.toFixed(0)} | ` +
         `${bare.perSecond.toFixed(0)} | ${run.measured.p50.toFixed(1)} ms / ${run.measured.p99.toFixed(1)} ms | ` +
+        `${run.batches.read.toFixed(1)} / ${run.batches.write.toFixed(1)} | ` +
         `${run.rss.beforeMb?.toFixed(0)} → ${run.rss.afterMb?.toFixed(0)} MB | ${run.measured.count} | ` +
         `${run.problems.length ? `NO: ${run.problems.join("; ")}` : "yes"} |`,
     );
@@ -418,6 +464,7 @@ async function main() {
           p99Ms: run.measured.p99,
           events: run.measured.count,
           connections: CONNECTIONS,
+          eventsPerStatement: run.batches,
           charges: run.charges,
           types: run.types,
           stored: run.stored,

@@ -163,7 +163,12 @@ export function createServices(deps: ServiceDeps) {
     perIpPerMinute: deps.collectPerIpPerMinute ?? 60,
   });
 
-  const stripeEvents = createStripeEventsRepository(deps.sql);
+  const actionsRepo = createStripeActionsRepository(prisma);
+  const metrics = createMetrics({
+    actionsByStatus: () => actionsRepo.countByStatus(),
+    poolStats: deps.poolStats,
+  });
+  const stripeEvents = createStripeEventsRepository(deps.sql, metrics.ingestBatch);
   const webhookUrlFor = createWebhookUrls(stripeEvents, publicUrl);
   const stripeConnect = createStripeConnectService({ stripeFor });
   const settings = createSettingsService({
@@ -174,11 +179,6 @@ export function createServices(deps: ServiceDeps) {
     publicUrl,
     onSecretKeySaved: (accountId) => stripeActions.resume(accountId),
     onChange: settingsChangeNotifier(changes),
-  });
-  const actionsRepo = createStripeActionsRepository(prisma);
-  const metrics = createMetrics({
-    actionsByStatus: () => actionsRepo.countByStatus(),
-    poolStats: deps.poolStats,
   });
   const stripeActions = createStripeActionsService({
     repo: actionsRepo,

@@ -25,7 +25,7 @@ describe.each(DB_KINDS)("metrics (%s)", (kind) => {
     expect((await wrong.request("/metrics")).status).toBe(401);
   });
 
-  it("counts requests by route, webhooks by result, screenings and actions by state", async () => {
+  it("counts requests by route, webhooks by result, ingest batches, screenings and actions by state", async () => {
     const merchant = await signedInMerchant(t, `metrics-${kind}@example.com`);
     await turnOn(merchant, "rule_signup_velocity", "rule_high_risk");
     const backend = await backendOf(t, merchant);
@@ -50,6 +50,9 @@ describe.each(DB_KINDS)("metrics (%s)", (kind) => {
     expect(text).toMatch(/warden_webhook_events_total\{result="applied"\} 1/);
     expect(text).toMatch(/warden_webhook_events_total\{result="rejected"\} 1/);
     expect(text).toMatch(/warden_stripe_actions\{state="(pending|done)"\} 1/);
+    // One charge event applied: one read and one write, each a batch of one.
+    expect(text).toMatch(/warden_ingest_batch_size_count\{statement="read"\} 1/);
+    expect(text).toMatch(/warden_ingest_batch_size_sum\{statement="write"\} 1/);
     expect(text).toMatch(
       /warden_http_request_duration_seconds_count\{[^}]*route="\/api\/v1\/screen"[^}]*\} 1/,
     );

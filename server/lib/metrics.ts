@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics (prom-client): request durations per route, webhook events by result,
- * Stripe actions by state, screening decisions and latency, the event loop's lag and the
- * database pool. Served at GET /metrics behind METRICS_TOKEN (see metrics.plugin.ts).
+ * Stripe actions by state, screening decisions and latency, the event loop's lag, the
+ * database pool and how many events share an ingest statement. Served at GET /metrics behind METRICS_TOKEN (see metrics.plugin.ts).
  */
 import client from "prom-client";
 
@@ -40,6 +40,13 @@ export function createMetrics(sources: {
     buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
     registers: [registry],
   });
+  const ingestBatch = new client.Histogram({
+    name: "warden_ingest_batch_size",
+    help: "Stripe events sharing one ingest statement (read or write): more under load",
+    labelNames: ["statement"],
+    buckets: [1, 2, 4, 8, 16, 32, 64],
+    registers: [registry],
+  });
   new client.Gauge({
     name: "warden_stripe_actions",
     help: "Stripe actions (refunds, cancellations) by state",
@@ -74,6 +81,9 @@ export function createMetrics(sources: {
     },
     webhook(result: string): void {
       webhookEvents.inc({ result });
+    },
+    ingestBatch(statement: "read" | "write", size: number): void {
+      ingestBatch.observe({ statement }, size);
     },
     screening(decision: string, seconds: number): void {
       screenings.inc({ decision });

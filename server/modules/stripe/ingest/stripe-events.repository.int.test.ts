@@ -18,11 +18,18 @@ describe.each(DB_KINDS)("Stripe event repository (%s)", (kind) => {
   let db: Database;
   let repo: StripeEventsRepository;
   const accountId = `acct-${randomUUID()}`;
+  const otherAccountId = `acct-${randomUUID()}`;
+  /** The size of each batch the repository sent, per statement. */
+  const batches: { statement: string; size: number }[] = [];
 
   beforeAll(async () => {
     db = await openTestDatabase(kind);
-    await db.sql.query(`INSERT INTO "Account" ("id") VALUES ($1)`, [accountId]);
-    repo = createStripeEventsRepository(db.sql);
+    for (const id of [accountId, otherAccountId]) {
+      await db.sql.query(`INSERT INTO "Account" ("id") VALUES ($1)`, [id]);
+    }
+    repo = createStripeEventsRepository(db.sql, (statement, size) =>
+      batches.push({ statement, size }),
+    );
   });
   afterAll(async () => {
     await db?.close();
@@ -44,13 +51,13 @@ describe.each(DB_KINDS)("Stripe event repository (%s)", (kind) => {
     update: { amount: row.amount + 1, hasCharge: true },
   });
 
-  async function stored(chargeId: string) {
+  async function stored(chargeId: string, account = accountId) {
     const [row] = await db.sql.query<{ amount: number; events: number; actions: number }>(
       `SELECT "amount",
         (SELECT count(*)::int FROM "StripeEvent" WHERE "accountId" = $1 AND "chargeId" = $2) AS "events",
         (SELECT count(*)::int FROM "StripeAction" WHERE "accountId" = $1 AND "chargeId" = $2) AS "actions"
       FROM "Transaction" WHERE "accountId" = $1 AND "chargeId" = $2`,
-      [accountId, chargeId],
+      [account, chargeId],
     );
     return row;
   }
@@ -105,6 +112,53 @@ describe.each(DB_KINDS)("Stripe event repository (%s)", (kind) => {
       locked: false,
     });
     expect(await stored(chargeId)).toEqual({ amount: 1, events: 1, actions: 1 });
+  });
+
+  it("reads and writes events that arrive together in one statement each, for any account", async () => {
+    const deliveries = Array.from({ length: 8 }, (_, i) => ({
+      ...event(`ch_${randomUUID()}`),
+      accountId: i % 2 ? accountId : otherAccountId,
+    }));
+    batches.length = 0;
+    const results = await Promise.all(
+      deliveries.map((delivery) => repo.applyToCharge(delivery, null, increment)),
+    );
+    expect(results).toEqual(
+      deliveries.map(() => ({ status: "applied", action: false, locked: false })),
+    );
+    expect(batches).toEqual([
+      { statement: "read", size: 8 },
+      { statement: "write", size: 8 },
+    ]);
+    for (const delivery of deliveries) {
+      expect(await stored(delivery.chargeId, delivery.accountId)).toEqual({
+        amount: 1,
+        events: 1,
+        actions: 0,
+      });
+    }
+  });
+
+  it("fails only the event whose write fails; the others of its batch are applied", async () => {
+    const good = [event(`ch_${randomUUID()}`), event(`ch_${randomUUID()}`)];
+    const bad = event(`ch_${randomUUID()}`);
+    const notANumber = (): ChargeDecision => ({
+      update: { amount: "not a number" as unknown as number, hasCharge: true },
+      action: null,
+    });
+    batches.length = 0;
+    const results = await Promise.allSettled([
+      repo.applyToCharge(good[0] as typeof bad, null, increment),
+      repo.applyToCharge(bad, null, notANumber),
+      repo.applyToCharge(good[1] as typeof bad, null, increment),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    // The batch of three failed as a whole and kept nothing; each then went alone.
+    expect(batches.filter((b) => b.statement === "write").map((b) => b.size)).toEqual([3, 1, 1, 1]);
+    for (const { chargeId } of good) {
+      expect(await stored(chargeId)).toEqual({ amount: 1, events: 1, actions: 0 });
+    }
+    expect(await stored(bad.chargeId)).toBeUndefined();
   });
 
   it("counts the card's other emails and the email's other cards with the row", async () => {

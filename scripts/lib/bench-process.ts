@@ -219,22 +219,10 @@ export async function confirmationLink(dataDir: string, email: string): Promise<
     const files = await readdir(outbox).catch(() => [] as string[]);
     for (const file of files.filter((f) => f.endsWith(".eml"))) {
       const raw = await readFile(join(outbox, file), "utf8");
+      // The outbox holds plain 8-bit text (server/lib/mailer.ts): headers, a blank line, the body.
       const split = raw.search(/\r?\n\r?\n/);
-      const head = raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ");
-      let body = raw.slice(split).trim();
-      const encoding = /^Content-Transfer-Encoding:\s*(\S+)/im.exec(head)?.[1]?.toLowerCase();
-      if (encoding === "quoted-printable") {
-        body = Buffer.from(
-          body
-            .replace(/=\r?\n/g, "")
-            .replace(/=([0-9A-F]{2})/gi, (_m, h: string) =>
-              String.fromCharCode(Number.parseInt(h, 16)),
-            ),
-          "latin1",
-        ).toString("utf8");
-      } else if (encoding === "base64") {
-        body = Buffer.from(body, "base64").toString("utf8");
-      }
+      const head = raw.slice(0, split);
+      const body = raw.slice(split);
       if (!head.toLowerCase().includes(email.toLowerCase())) continue;
       const href = body
         .match(/https?:\/\/\S+/g)

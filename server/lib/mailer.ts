@@ -1,7 +1,11 @@
 /**
  * Outgoing email. With SMTP_URL, nodemailer sends over SMTP. Without it, each message is
  * written to DATA_DIR/outbox/ as an .eml file (open it to follow the link) and logged
- * without its body, because bodies carry one-time tokens.
+ * without its body, because bodies carry one-time tokens. The file is plain 8-bit text, so
+ * that a link is one line whether it is opened in a mail app or printed in a terminal:
+ * nodemailer encodes any line over 76 characters as quoted-printable, which broke the
+ * confirmation link over two lines and wrote each "=" as "=3D" (seen by a newcomer who
+ * copied it from `cat`).
  */
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -27,20 +31,42 @@ export function createMailer(options: {
     };
   }
   const outbox = join(options.dataDir, "outbox");
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from: options.from, ...mail });
+      const message = outboxMessage(options.from, mail, new Date());
       // The files hold live one-time tokens: only Warden's own user may read them.
       await mkdir(outbox, { recursive: true, mode: 0o700 });
       await chmod(outbox, 0o700);
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       const file = join(outbox, `${stamp}-${mail.to.replace(/[^a-z0-9@.+-]/gi, "_")}.eml`);
-      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      await writeFile(file, message, { mode: 0o600 });
       options.log.info(
         { to: mail.to, subject: mail.subject, file },
         "email written to the outbox (no SMTP_URL set)",
       );
     },
   };
+}
+
+/** A header's value, RFC 2047-encoded when it is not plain ASCII. */
+const headerValue = (value: string) =>
+  /^[\x20-\x7e]*$/.test(value) ? value : `=?UTF-8?B?${Buffer.from(value).toString("base64")}?=`;
+
+/** The outbox's copy of a message: headers, then the text as it is (8bit). */
+export function outboxMessage(from: string, mail: Mail, date: Date): string {
+  for (const value of [from, mail.to, mail.subject]) {
+    if (/[\r\n]/.test(value)) throw new Error("an email header holds a line break");
+  }
+  return [
+    `From: ${from}`,
+    `To: ${mail.to}`,
+    `Subject: ${headerValue(mail.subject)}`,
+    `Date: ${date.toUTCString()}`,
+    "MIME-Version: 1.0",
+    "Content-Type: text/plain; charset=utf-8",
+    "Content-Transfer-Encoding: 8bit",
+    "",
+    mail.text.replace(/\r?\n/g, "\r\n"),
+    "",
+  ].join("\r\n");
 }

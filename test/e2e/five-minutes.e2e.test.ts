@@ -1,19 +1,19 @@
 /**
- * README "Integrate in five minutes", followed literally: the test runs the README's own
- * code blocks (found by their `<!-- five-minutes:NAME -->` markers) in an empty directory
- * outside this repository, against a real Warden, and reads the first decision off the page
- * in Chromium. The only edits: the test Warden's URL for http://localhost:3000, the keys for
- * their `wdn_sk_…`/`wdn_pk_…` placeholders, and PORT for the shop's port.
+ * README "Integrate in five minutes", followed literally: step 1 in the console in Chromium
+ * (the two keys from Settings → API keys, the shop's origin in the Rules page), then the
+ * README's own code blocks (found by their `<!-- five-minutes:NAME -->` markers) in an empty
+ * directory outside this repository, against a real Warden, and the first decision read off
+ * the page in Chromium. The only edits: the test Warden's URL for http://localhost:3000, the
+ * keys for their `wdn_sk_…`/`wdn_pk_…` placeholders, and PORT for the shop's port.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot } from "../helpers/browser.ts";
-import { allowOrigins } from "../helpers/collector.ts";
+import { launchBrowser, screenshot, signInAs } from "../helpers/browser.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
-import { backendOf } from "../helpers/screening.ts";
 import { freePort, startTestApp, type TestApp } from "../helpers/test-app.ts";
 
 const README = resolve(import.meta.dirname, "../../README.md");
@@ -47,18 +47,24 @@ describe("README: Integrate in five minutes", () => {
     expect([...blocks.keys()]).toEqual(["install", "index.html", "server.mjs", "run"]);
     const ours = (code: string) => code.replaceAll("http://localhost:3000", t.baseUrl);
 
-    // Step 1, as the console does it: a secret and a publishable key, the shop's origin allowed.
+    // Step 1, in the console: two keys, and the shop's origin allowed.
     const merchant = await signedInMerchant(t, "newcomer@example.com");
-    const secret = (await backendOf(t, merchant)).key;
-    const publishable = (
-      await merchant.api.json<{ key: string }>("/api/api-keys", {
-        body: { name: "page", kind: "publishable" },
-      })
-    ).body.key;
+    browser = await launchBrowser(undefined, ["--disable-blink-features=AutomationControlled"]);
+    await signInAs(browser.context, t.baseUrl, merchant.token);
+    const page = await browser.newPage();
+    await page.goto(`${t.baseUrl}/homepage/settings`);
+    const secret = await createKey(page, "backend", "Secret (your backend)");
+    const publishable = await createKey(page, "page", "Publishable (warden.js)");
+    expect([secret.slice(0, 7), publishable.slice(0, 7)]).toEqual(["wdn_sk_", "wdn_pk_"]);
 
     const port = await freePort();
     const shopOrigin = `http://localhost:${port}`;
-    await allowOrigins(merchant, [shopOrigin]);
+    await page.goto(`${t.baseUrl}/homepage/rules`);
+    await page.getByRole("button", { name: "Settings for Referrer and origin mismatch" }).click();
+    const origins = page.getByRole("form", { name: "Referrer and origin mismatch settings" });
+    await origins.getByLabel("Allowed origins").fill(shopOrigin);
+    await origins.getByRole("button", { name: "Save" }).click();
+    await origins.getByText("Saved.").waitFor();
 
     // Step 2: the install block in an empty directory, then the page.
     await sh(ours(blocks.get("install") ?? ""), dir);
@@ -81,8 +87,6 @@ describe("README: Integrate in five minutes", () => {
       shop?.once("exit", (code) => failed(new Error(`server.mjs exited with ${code}`)));
     });
 
-    browser = await launchBrowser(undefined, ["--disable-blink-features=AutomationControlled"]);
-    const page = await browser.newPage();
     await page.goto(`${shopOrigin}/`);
     await page.locator("input[name=email]").click();
     await page.keyboard.type("first.customer@example.com", { delay: 60 });
@@ -122,6 +126,18 @@ describe("README: Integrate in five minutes", () => {
     expect(stored).toMatchObject({ accountId: merchant.accountId, type: "signup" });
   }, 180_000);
 });
+
+/** Creates a key of one kind in Settings → API keys, as a person does, and copies it. */
+async function createKey(page: Page, name: string, kind: string): Promise<string> {
+  const form = page.getByRole("form", { name: "Create an API key" });
+  await form.getByLabel("Key name").fill(name);
+  await form.getByLabel("Kind").selectOption({ label: kind });
+  await form.getByRole("button", { name: "Create key" }).click();
+  const box = page.getByRole("region", { name: "New API key" });
+  const key = await box.getByLabel("Your new API key").inputValue();
+  await box.getByRole("button", { name: "I have copied it" }).click();
+  return key;
+}
 
 async function sh(script: string, cwd: string) {
   const child = spawn("bash", ["-ec", script], { cwd, stdio: ["ignore", "pipe", "pipe"] });

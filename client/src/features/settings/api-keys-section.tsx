@@ -1,10 +1,15 @@
 /**
- * API keys for the merchant's backend: create one with a name (the key is shown once),
- * list them by name and first characters, revoke one after a confirmation.
+ * API keys: create one with a name and a kind (the key is shown once): a secret key for the
+ * merchant's backend, or a publishable key for warden.js in their pages (it can only
+ * collect). List them by name and first characters, revoke one after a confirmation.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { type ApiKeyCreated, ZApiKeyCreate } from "../../../../shared/schemas/api-keys.ts";
+import {
+  type ApiKeyCreated,
+  type ApiKeyKind,
+  ZApiKeyCreate,
+} from "../../../../shared/schemas/api-keys.ts";
 import { LoadError } from "../../components/save-status.tsx";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import { ApiKeyList } from "./api-key-list.tsx";
@@ -16,6 +21,7 @@ export function ApiKeysSection() {
   const list = useQuery(trpc.apiKeys.list.queryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
   const [name, setName] = useState("");
+  const [kind, setKind] = useState<ApiKeyKind>("secret");
   const [localError, setLocalError] = useState<string | null>(null);
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
   const create = useMutation(
@@ -32,14 +38,14 @@ export function ApiKeysSection() {
   function submit(event: FormEvent) {
     event.preventDefault();
     create.reset();
-    const checked = ZApiKeyCreate.safeParse({ name });
+    const checked = ZApiKeyCreate.safeParse({ name, kind });
     if (!checked.success) {
       setLocalError(checked.error.issues[0]?.message ?? "is not valid");
       return;
     }
     setLocalError(null);
     setCreated(null);
-    create.mutate({ name });
+    create.mutate({ name, kind });
   }
 
   return (
@@ -47,7 +53,8 @@ export function ApiKeysSection() {
       <h2 id="api-keys-title">API keys</h2>
       <p className="config-note">
         Your backend sends events to <code>POST /api/v1/screen</code> with{" "}
-        <code>Authorization: Bearer &lt;key&gt;</code>.
+        <code>Authorization: Bearer &lt;key&gt;</code> and a secret key. warden.js in your pages
+        uses a publishable key, which can only collect.
       </p>
       <form className="inline-form" onSubmit={submit} noValidate aria-label="Create an API key">
         <label>
@@ -69,6 +76,17 @@ export function ApiKeysSection() {
               Name {nameError}
             </span>
           )}
+        </label>
+        <label className="key-kind">
+          Kind
+          <select
+            name="api_key_kind"
+            value={kind}
+            onChange={(event) => setKind(event.target.value as ApiKeyKind)}
+          >
+            <option value="secret">Secret (your backend)</option>
+            <option value="publishable">Publishable (warden.js)</option>
+          </select>
         </label>
         <button type="submit" disabled={create.isPending}>
           {create.isPending ? "Creating…" : "Create key"}

@@ -5,11 +5,11 @@
  * ... in both.
  *
  * Times are UTC on both sides, whatever the host's time zone: Prisma stores DateTime as UTC
- * wall time in \`timestamp(3)\` columns, but node-postgres sends a Date as local time with its
- * offset (which a cast to \`timestamp\` drops) and both drivers read a \`timestamp\` back as local
+ * wall time in `timestamp(3)` columns, but node-postgres sends a Date as local time with its
+ * offset (which a cast to `timestamp` drops) and both drivers read a `timestamp` back as local
  * time. On a server east of UTC a refund decided now was due hours later. So Dates go out as
- * ISO UTC text and \`timestamp\` values come back as UTC; PostgreSQL sessions run in UTC too
- * (\`pgPoolConfig\`), so \`now()\` stored in a \`timestamp\` column is UTC wall time as well.
+ * ISO UTC text and `timestamp` values come back as UTC; PostgreSQL sessions run in UTC too
+ * (`pgPoolConfig`), so `now()` stored in a `timestamp` column is UTC wall time as well.
  */
 import { type PGlite, parse, protocol, type Transaction } from "@electric-sql/pglite";
 import pg from "pg";
@@ -20,7 +20,7 @@ const pgTypesBuiltin = pg.types;
 
 const TIMESTAMP_OID = 1114;
 
-/** A \`timestamp\` (without time zone) value, "2026-11-24 12:00:00.123", read as UTC. */
+/** A `timestamp` (without time zone) value, "2026-11-24 12:00:00.123", read as UTC. */
 export function utcTimestamp(text: string): Date {
   return new Date(`${text.replace(" ", "T")}Z`);
 }
@@ -39,7 +39,7 @@ const utcParams = (params: unknown[]) =>
     ? params.map(utcParam)
     : params;
 
-/** node-postgres's type parsers, with \`timestamp\` read as UTC. */
+/** node-postgres's type parsers, with `timestamp` read as UTC. */
 const pgTypes = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
     oid === TIMESTAMP_OID && format !== "binary"
@@ -48,8 +48,8 @@ const pgTypes = {
 };
 
 /**
- * A pool's connection settings: its sessions in UTC, so that \`now()\` and \`CURRENT_TIMESTAMP\`
- * written to \`timestamp\` columns are UTC wall time whatever the server's own time zone.
+ * A pool's connection settings: its sessions in UTC, so that `now()` and `CURRENT_TIMESTAMP`
+ * written to `timestamp` columns are UTC wall time whatever the server's own time zone.
  */
 export function pgPoolConfig(url: string): pg.PoolConfig {
   return { connectionString: url, options: "-c TimeZone=UTC" };
@@ -112,7 +112,7 @@ export function postgresRunner(pool: pg.Pool): SqlRunner {
   };
 }
 
-/** PGlite's parsers for one query, with \`timestamp\` read as UTC. */
+/** PGlite's parsers for one query, with `timestamp` read as UTC. */
 const pgliteParsers = { [TIMESTAMP_OID]: utcTimestamp };
 
 export function pgliteRunner(db: PGlite): SqlRunner {

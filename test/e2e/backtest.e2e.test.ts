@@ -78,6 +78,12 @@ describe.each(DB_KINDS)("Test on history in Chromium (%s)", (kind) => {
     expect(await page.locator("[data-newly-blocked]").innerText()).toMatch(
       /1 charges would be blocked; 1 of them were later refunded or disputed/,
     );
+    // The chart's axis is the window's 31 UTC days: the one changed day is one narrow bar,
+    // at its date (3 days before the end), not a bar across the whole chart.
+    const bars = page.getByRole("img", { name: "Changed decisions per day" }).locator("rect");
+    const bar = { x: Number(await bars.first().getAttribute("x")), width: 600 / 31 };
+    expect(await bars.first().getAttribute("width")).toBe(String(bar.width - 2));
+    expect(Math.round((bar.x - 1) / bar.width)).toBe(30 - 3);
     // Nothing was saved, and the page fits 375 px without sideways scrolling.
     expect((await merchant.api.json<Record<string, unknown>>("/api/rules")).body).toMatchObject({
       rule_high_risk: false,

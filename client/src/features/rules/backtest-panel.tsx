@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { BacktestInput, BacktestResult } from "../../../../shared/schemas/backtest.ts";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
+import { dayAxis } from "./day-axis.ts";
 
 /**
  * What to run and the unsaved changes in it, described; or the field errors ("rule.field")
@@ -150,7 +151,9 @@ function BacktestReport({ result }: { result: BacktestResult }) {
           disputed).
         </li>
       </ul>
-      {result.byDay.length > 0 && <ChangesChart days={result.byDay} />}
+      {result.byDay.length > 0 && (
+        <ChangesChart days={result.byDay} from={result.from} to={result.to} />
+      )}
       {result.items.length > 0 ? (
         <div className="backtest-items">
           <table>
@@ -201,17 +204,26 @@ const WIDTH = 600;
 const HEIGHT = 120;
 const BOTTOM = 18;
 
-/** Changed decisions per UTC day, by what they would become; hand-drawn SVG. */
-function ChangesChart({ days }: { days: BacktestResult["byDay"] }) {
+/** Changed decisions per UTC day of the window, by what they would become; hand-drawn SVG. */
+function ChangesChart({
+  days,
+  from,
+  to,
+}: {
+  days: BacktestResult["byDay"];
+  from: string;
+  to: string;
+}) {
   const max = Math.max(1, ...days.map((d) => d.block + d.review + d.allow));
-  const barWidth = WIDTH / Math.max(days.length, 1);
+  const axis = dayAxis(from, to);
+  const barWidth = WIDTH / axis.slots;
   const plot = HEIGHT - BOTTOM - 4;
   const h = (n: number) => (n / max) * plot;
   return (
     <figure className="tx-chart backtest-chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label="Changed decisions per day">
-        {days.map((d, i) => {
-          const x = i * barWidth + 1;
+        {days.map((d) => {
+          const x = axis.slot(d.day) * barWidth + 1;
           const w = Math.max(1, barWidth - 2);
           const base = HEIGHT - BOTTOM;
           const block = h(d.block);
@@ -239,10 +251,10 @@ function ChangesChart({ days }: { days: BacktestResult["byDay"] }) {
           );
         })}
         <text x={0} y={HEIGHT - 4} className="tick">
-          {days[0]?.day.slice(5)}
+          {axis.first.slice(5)}
         </text>
         <text x={WIDTH} y={HEIGHT - 4} className="tick" textAnchor="end">
-          {days.at(-1)?.day.slice(5)}
+          {axis.last.slice(5)}
         </text>
       </svg>
       <figcaption>

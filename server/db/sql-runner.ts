@@ -112,14 +112,15 @@ export function postgresRunner(pool: pg.Pool): SqlRunner {
   };
 }
 
-/** PGlite's parsers for one query, with `timestamp` read as UTC. */
-const pgliteParsers = { [TIMESTAMP_OID]: utcTimestamp };
-
 export function pgliteRunner(db: PGlite): SqlRunner {
+  // `timestamp` read as UTC by this database's own parsers. As a per-query option PGlite
+  // copies its whole parser table on every query (embedded screening 570 → 480 req/s);
+  // Prisma's adapter passes parsers of its own, so its results are unchanged.
+  db.parsers[TIMESTAMP_OID] = utcTimestamp;
   const on =
     (target: PGlite | Transaction): SqlQuery =>
     async <T>(text: string, params: unknown[] = []) =>
-      (await target.query<T>(text, utcParams(params), { parsers: pgliteParsers })).rows;
+      (await target.query<T>(text, utcParams(params))).rows;
   return {
     query: on(db),
     prepared: preparedOn(db),
@@ -171,7 +172,6 @@ function preparedOn(db: PGlite) {
         }
       }),
     );
-    return (parse.parseResults(messages, db.parsers, { parsers: pgliteParsers })[0]?.rows ??
-      []) as T[];
+    return (parse.parseResults(messages, db.parsers)[0]?.rows ?? []) as T[];
   };
 }

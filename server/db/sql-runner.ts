@@ -114,7 +114,7 @@ export function postgresRunner(pool: pg.Pool): SqlRunner {
 
 export function pgliteRunner(db: PGlite): SqlRunner {
   // `timestamp` read as UTC by this database's own parsers. As a per-query option PGlite
-  // copies its whole parser table on every query (embedded screening 570 → 480 req/s);
+  // copies its whole parser table on every query (embedded screening ~560 → ~480 req/s);
   // Prisma's adapter passes parsers of its own, so its results are unchanged.
   db.parsers[TIMESTAMP_OID] = utcTimestamp;
   const on =

@@ -15,9 +15,8 @@ import type { RuleSettingsUpdate } from "../../../shared/schemas/rule-settings.t
 import type { Rules } from "../../../shared/schemas/rules.ts";
 import type { Templates } from "../../../shared/schemas/templates.ts";
 import type { ChangeFeed } from "../../db/change-feed.ts";
+import { TOPICS } from "../../db/change-topics.ts";
 import type { Features, Policy } from "../../engine/types.ts";
-
-export const POLICY_TOPIC = "policy";
 
 type Source<T> = { get(accountId: string): Promise<T> };
 
@@ -55,7 +54,7 @@ export function createPolicyService({
   let generation = 0;
 
   changes.subscribe(({ topic, accountId }) => {
-    if (topic !== POLICY_TOPIC && topic !== "*") return;
+    if (topic !== TOPICS.policy && topic !== "*") return;
     generation += 1;
     if (accountId === "*") cache.clear();
     else cache.delete(accountId);
@@ -89,7 +88,7 @@ export function createPolicyService({
 
 /** What the settings services call after a change, so every instance reloads the policy. */
 export function policyChangeNotifier(changes: ChangeFeed): (accountId: string) => void {
-  return (accountId) => changes.publish({ topic: POLICY_TOPIC, accountId });
+  return (accountId) => changes.publish({ topic: TOPICS.policy, accountId });
 }
 
 export type PolicyService = ReturnType<typeof createPolicyService>;

@@ -12,6 +12,7 @@ import {
   secretHint,
 } from "../../../shared/schemas/settings.ts";
 import type { ChangeFeed } from "../../db/change-feed.ts";
+import { TOPICS } from "../../db/change-topics.ts";
 import type { Encryptor } from "../../lib/encryption.ts";
 import type { StripeConnectService } from "../stripe/connect/stripe-connect.service.ts";
 import type { SealedSecret, SettingsRepository, SettingsRow } from "./settings.repository.ts";
@@ -31,11 +32,9 @@ type Deps = {
   onChange?: (accountId: string) => void;
 };
 
-export const SETTINGS_TOPIC = "settings";
-
 /** What the settings service calls after a change, so every instance drops cached settings. */
 export function settingsChangeNotifier(changes: ChangeFeed): (accountId: string) => void {
-  return (accountId) => changes.publish({ topic: SETTINGS_TOPIC, accountId });
+  return (accountId) => changes.publish({ topic: TOPICS.settings, accountId });
 }
 
 export function createSettingsService({

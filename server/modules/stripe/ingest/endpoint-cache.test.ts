@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createLocalChangeFeed } from "../../../db/change-feed.ts";
-import { SETTINGS_TOPIC } from "../../settings/settings.service.ts";
+import { TOPICS } from "../../../db/change-topics.ts";
 import { createEndpointCache, type Endpoint } from "./endpoint-cache.ts";
 
 /** A cache over an in-memory table of endpoints, counting the lookups that reach the table. */
@@ -77,10 +77,10 @@ describe("endpoint cache", () => {
   });
 
   it.each([
-    { change: { topic: SETTINGS_TOPIC, accountId: "acct_a" }, reloaded: ["ep_a"] },
+    { change: { topic: TOPICS.settings, accountId: "acct_a" }, reloaded: ["ep_a"] },
     { change: { topic: "*", accountId: "*" }, reloaded: ["ep_a", "ep_b"] },
     { change: { topic: "policy", accountId: "acct_a" }, reloaded: [] },
-    { change: { topic: SETTINGS_TOPIC, accountId: "acct_other" }, reloaded: [] },
+    { change: { topic: TOPICS.settings, accountId: "acct_other" }, reloaded: [] },
   ])("after $change.topic/$change.accountId reloads $reloaded", async ({ change, reloaded }) => {
     const s = setup();
     await s.cache.get("ep_a");
@@ -97,7 +97,7 @@ describe("endpoint cache", () => {
     const s = setup();
     await s.cache.get("ep_a");
     s.table.set("ep_a", { accountId: "acct_a", webhookSecret: "whsec_a2" });
-    s.changes.publish({ topic: SETTINGS_TOPIC, accountId: "acct_a" });
+    s.changes.publish({ topic: TOPICS.settings, accountId: "acct_a" });
     expect((await s.cache.get("ep_a"))?.webhookSecret).toBe("whsec_a2");
   });
 
@@ -105,7 +105,7 @@ describe("endpoint cache", () => {
     const s = setup();
     const release = s.holdLookups();
     const loading = s.cache.get("ep_a");
-    s.changes.publish({ topic: SETTINGS_TOPIC, accountId: "acct_a" });
+    s.changes.publish({ topic: TOPICS.settings, accountId: "acct_a" });
     release();
     await loading;
     expect(s.cache.size()).toBe(0);

@@ -10,7 +10,7 @@
  * was lost. A load that overlaps a change is not kept, as in the policy cache.
  */
 import type { ChangeFeed } from "../../../db/change-feed.ts";
-import { SETTINGS_TOPIC } from "../../settings/settings.service.ts";
+import { TOPICS } from "../../../db/change-topics.ts";
 
 export type Endpoint = { accountId: string; webhookSecret: string | null };
 
@@ -34,7 +34,7 @@ export function createEndpointCache({
   let generation = 0;
 
   changes.subscribe(({ topic, accountId }) => {
-    if (topic !== SETTINGS_TOPIC && topic !== "*") return;
+    if (topic !== TOPICS.settings && topic !== "*") return;
     generation += 1;
     if (accountId === "*") {
       cache.clear();

@@ -1,7 +1,6 @@
 /** How the dashboard shows a transaction's fields (spec §2 and §4); pure, so tested as a table. */
 import type { TransactionAction } from "../../../../shared/schemas/transaction.ts";
-
-export type Tone = "red" | "green" | "yellow" | "gray";
+import type { Tone } from "../../lib/tone.ts";
 
 /** Amount in major units, always two decimals (spec §2), JPY included. */
 export function formatAmount(amount: number): string {

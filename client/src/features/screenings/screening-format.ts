@@ -4,8 +4,7 @@ import type {
   ScreenReason,
   ScreenType,
 } from "../../../../shared/schemas/screening.ts";
-
-export type Tone = "red" | "green" | "yellow";
+import type { Tone } from "../../lib/tone.ts";
 
 export const DECISION_NAMES: Record<ScreenDecision, string> = {
   allow: "Allowed",

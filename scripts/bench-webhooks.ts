@@ -9,7 +9,7 @@
  * BENCH_DATABASE_URL's or DATABASE_URL's server, default postgresql://postgres@127.0.0.1:5432/postgres,
  * dropped at the end); a merchant set up over HTTP (signup, confirm, login, Stripe key and
  * signing secret saved, every rule on); Stripe calls go to the Stripe stand-in
- * (test/helpers/stripe-stand-in.ts) in this process. Then --warmup events, the server's
+ * (scripts/lib/stripe-stand-in.ts) in this process. Then --warmup events, the server's
  * resident memory (VmRSS), --events events (built before the clock starts, each signed as it
  * is sent) from --connections connections, each sent as soon as the connection's previous
  * answer came back, and VmRSS again. The traffic: charges that
@@ -34,7 +34,6 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import autocannon, { type Result } from "autocannon";
 import pg from "pg";
-import { startStripeStandIn } from "../test/helpers/stripe-stand-in.ts";
 import {
   benchDatabase,
   call,
@@ -50,6 +49,7 @@ import {
   waitUntil,
 } from "./lib/bench-process.ts";
 import { flags, progressBar } from "./lib/progress.ts";
+import { startStripeStandIn } from "./lib/stripe-stand-in.ts";
 import { webhookStream } from "./lib/webhook-traffic.ts";
 
 const args = flags();

@@ -6,7 +6,7 @@
  * request-heavy mix. Same seed, same stream.
  */
 import type { ScreenInput, ScreenType } from "../../shared/schemas/screening.ts";
-import { seededRandom } from "../../test/helpers/seeded-random.ts";
+import { seededRandom } from "./seeded-random.ts";
 
 export const SHOP = "https://shop.example.com";
 

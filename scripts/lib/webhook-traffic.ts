@@ -14,7 +14,7 @@ import {
   buildEarlyFraudWarning,
   buildEvent,
 } from "../../server/modules/demo/stripe-objects.ts";
-import { seededRandom } from "../../test/helpers/seeded-random.ts";
+import { seededRandom } from "./seeded-random.ts";
 
 const signer = new Stripe("sk_bench_signing_only", { telemetry: false });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StripeStandIn, startStripeStandIn } from "../../test/helpers/stripe-stand-in.ts";
+import { type StripeStandIn, startStripeStandIn } from "../../scripts/lib/stripe-stand-in.ts";
 import { createStripeClientFactory } from "./stripe-client.ts";
 
 describe("createStripeClientFactory", () => {

@@ -6,13 +6,13 @@
  */
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededRandom } from "../../scripts/lib/seeded-random.ts";
+import { type StripeStandIn, startStripeStandIn } from "../../scripts/lib/stripe-stand-in.ts";
 import { DEFAULT_RULES } from "../../shared/schemas/rules.ts";
 import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
 import { TestClient } from "../helpers/http-client.ts";
 import type { Merchant } from "../helpers/merchants.ts";
-import { seededRandom } from "../helpers/seeded-random.ts";
 import { startSmtpCapture } from "../helpers/smtp.ts";
-import { type StripeStandIn, startStripeStandIn } from "../helpers/stripe-stand-in.ts";
 import { connectStripe } from "../helpers/stripe-webhooks.ts";
 import { deliverAll, post, shuffle, stormEvents } from "./storm.ts";
 import { freshPostgres, merchantOn, startWarden, type WardenProcess } from "./warden-process.ts";

@@ -5,12 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { inject } from "vitest";
+import { startStripeStandIn } from "../../scripts/lib/stripe-stand-in.ts";
 import { buildApp } from "../../server/app.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import type { Database } from "../../server/db/database.ts";
 import { type DbKind, openTestDatabase } from "./databases.ts";
 import { startSmtpCapture } from "./smtp.ts";
-import { startStripeStandIn } from "./stripe-stand-in.ts";
 
 export type TestClock = { now: () => Date; advance(ms: number): void; set(date: Date): void };
 

@@ -13,7 +13,11 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["{server,shared,client,scripts,sdk}/**/*.test.{ts,tsx}"],
+          // test/repo: checks of the repository itself (import rules, docs, container files).
+          include: [
+            "{server,shared,client,scripts,sdk}/**/*.test.{ts,tsx}",
+            "test/repo/**/*.test.ts",
+          ],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
           environment: "node",
           env,

@@ -1,0 +1,73 @@
+/**
+ * Plays the traffic against Warden in simulated time order, one event at a time (each
+ * screening's counts include every earlier one, as in production): the collector first when
+ * the page ran warden.js (from the browser's address, through X-Forwarded-For), then the
+ * screening with its token, as the merchant's backend would. Records each answer with its label.
+ */
+import type { ScreenReason, ScreenResult } from "../../../shared/schemas/screening.ts";
+import type { SimEvent } from "./journey.ts";
+import type { Merchant, Warden } from "./warden.ts";
+import { SHOP } from "./world.ts";
+
+export type Outcome = {
+  population: string;
+  attack: boolean;
+  actor: string;
+  type: string;
+  decision: ScreenResult["decision"];
+  reasons: Pick<ScreenReason, "rule" | "action" | "message">[];
+};
+
+export async function drive(
+  warden: Warden,
+  merchant: Merchant,
+  events: readonly SimEvent[],
+  start: number,
+  onProgress: (done: number) => void = () => {},
+): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const [i, event] of events.entries()) {
+    warden.clock.set(start + event.at);
+    let signals: string | undefined;
+    if (event.collect) {
+      const response = await fetch(
+        `${warden.base}/api/v1/collect?key=${encodeURIComponent(merchant.publishableKey)}`,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "text/plain;charset=UTF-8",
+            origin: SHOP,
+            "x-forwarded-for": event.screen.ip ?? "",
+          },
+          body: JSON.stringify(event.collect),
+        },
+      );
+      const text = await response.text();
+      if (!response.ok) throw new Error(`collect: HTTP ${response.status} ${text}`);
+      signals = (JSON.parse(text) as { token: string }).token;
+    }
+    const response = await fetch(`${warden.base}/api/v1/screen`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${merchant.secretKey}`,
+      },
+      body: JSON.stringify({ ...event.screen, ...(signals ? { signals } : {}) }),
+    });
+    const text = await response.text();
+    if (!response.ok)
+      throw new Error(`screen ${JSON.stringify(event.screen)}: HTTP ${response.status} ${text}`);
+    const answer = JSON.parse(text) as ScreenResult;
+    outcomes.push({
+      population: event.population,
+      attack: event.attack,
+      actor: event.actor,
+      type: event.screen.type,
+      decision: answer.decision,
+      reasons: answer.reasons.map(({ rule, action, message }) => ({ rule, action, message })),
+    });
+    if (i % 25 === 0) onProgress(i + 1);
+  }
+  onProgress(events.length);
+  return outcomes;
+}

@@ -1,0 +1,48 @@
+/**
+ * The default mix and how it is built: ordinary and attack populations with their shares, each
+ * given its share of `events`, all merged in simulated time order. Same seed, same traffic.
+ */
+import { ATTACKS } from "./attacks.ts";
+import { HOUR, type SimEvent } from "./journey.ts";
+import { generate, type Population } from "./population.ts";
+import { ORDINARY } from "./populations.ts";
+import { rng } from "./rng.ts";
+
+export type MixOptions = {
+  seed: number;
+  events: number;
+  hours: number;
+  /** Fraction of events that are attacks (default 0.25). */
+  attackShare?: number;
+  /** Population name → weight, over the defaults (0 leaves a population out). */
+  shares?: Record<string, number>;
+};
+
+export const POPULATIONS: readonly Population[] = [...ORDINARY, ...ATTACKS];
+
+export function buildTraffic(options: MixOptions): SimEvent[] {
+  const span = options.hours * HOUR;
+  const attackShare = options.attackShare ?? 0.25;
+  const weight = (pop: Population) => options.shares?.[pop.name] ?? pop.share;
+  const unknown = Object.keys(options.shares ?? {}).filter(
+    (name) => !POPULATIONS.some((p) => p.name === name),
+  );
+  if (unknown.length > 0) throw new Error(`unknown population(s): ${unknown.join(", ")}`);
+  const root = rng(options.seed);
+  const events: SimEvent[] = [];
+  for (const [side, pops, fraction] of [
+    ["ordinary", ORDINARY, 1 - attackShare],
+    ["attack", ATTACKS, attackShare],
+  ] as const) {
+    const total = pops.reduce((sum, pop) => sum + weight(pop), 0);
+    for (const pop of pops) {
+      const budget = Math.round((options.events * fraction * weight(pop)) / (total || 1));
+      if (budget > 0) events.push(...generate(pop, root.fork(`${side}:${pop.name}`), budget, span));
+    }
+  }
+  // Stable: equal times keep each population's own order.
+  return events
+    .map((event, i) => ({ event, i }))
+    .sort((a, b) => a.event.at - b.event.at || a.i - b.i)
+    .map(({ event }) => ({ ...event, at: Math.max(0, Math.round(event.at)) }));
+}

@@ -1,0 +1,46 @@
+/** What a population is: a named, labelled source of traffic with a share of the mix. */
+import type { Actor, SimEvent } from "./journey.ts";
+import type { Rng } from "./rng.ts";
+
+export type Population = {
+  name: string;
+  attack: boolean;
+  /** Default share of its side of the mix (ordinary or attack), in relative weights. */
+  share: number;
+  /** One line for the report: who these people are and why they are hard. */
+  about: string;
+  /** For an attack: the templates meant to stop it (the recall a template is judged on). */
+  targetedBy?: readonly string[];
+  /** One group of actors (a person, a family, an office, a farm run) starting at `start`. */
+  group(r: Rng, n: number, start: number, span: number): SimEvent[];
+};
+
+/** Groups of the population, spread over the span, until they made `budget` events. */
+export function generate(pop: Population, r: Rng, budget: number, span: number): SimEvent[] {
+  const events: SimEvent[] = [];
+  for (let n = 0; events.length < budget && n <= budget * 4; n++) {
+    const start = r.next() * span * 0.95;
+    // A group in time order; the last one is cut where the budget ends (a bot stops early).
+    const group = pop.group(r, n, start, span).filter((event) => event.at < span);
+    group.sort((a, b) => a.at - b.at);
+    events.push(...group.slice(0, budget - events.length));
+  }
+  return events;
+}
+
+/** An actor of `pop` with the usual defaults: a browser with warden.js, a person typing. */
+export function actorOf(
+  pop: Population,
+  id: string,
+  fields: Omit<Actor, "population" | "attack" | "id" | "typing" | "collector"> &
+    Partial<Pick<Actor, "typing" | "collector">>,
+): Actor {
+  return {
+    population: pop.name,
+    attack: pop.attack,
+    id: `${pop.name}:${id}`,
+    typing: "human",
+    collector: true,
+    ...fields,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * One simulation: the traffic built once from the seed, then for each configuration a new
+ * merchant with its templates (or every rule), the traffic played in time order, the figures.
+ */
+import { TEMPLATE_KEYS } from "../../../shared/schemas/templates.ts";
+import { drive } from "./driver.ts";
+import { HOUR } from "./journey.ts";
+import { buildTraffic, type MixOptions, POPULATIONS } from "./mix.ts";
+import { type ConfigurationFigures, figuresOf } from "./report.ts";
+import { type Configuration, setUpMerchant, type Warden } from "./warden.ts";
+
+/** --template: one template key, `all` (every template at once), `rules` (every rule), or `each`. */
+export function configurationsOf(template: string): Configuration[] {
+  const one = (key: string): Configuration => ({ name: key, templates: [key], allRules: false });
+  if (template === "each")
+    return [...TEMPLATE_KEYS.map(one), { name: "all_rules", templates: [], allRules: true }];
+  if (template === "all")
+    return [{ name: "all_templates", templates: [...TEMPLATE_KEYS], allRules: false }];
+  if (template === "rules") return [{ name: "all_rules", templates: [], allRules: true }];
+  if (!(TEMPLATE_KEYS as readonly string[]).includes(template))
+    throw new Error(`--template: ${template} is not a template key, all, rules or each`);
+  return [one(template)];
+}
+
+/** The attacks a configuration is meant to stop: those aimed at by its templates; all of them for every rule. */
+export function targetsOf(config: Configuration): string[] {
+  return POPULATIONS.filter(
+    (p) =>
+      p.attack &&
+      (config.allRules ||
+        config.templates.length === TEMPLATE_KEYS.length ||
+        p.targetedBy?.some((t) => config.templates.includes(t))),
+  ).map((p) => p.name);
+}
+
+export async function simulate(
+  warden: Warden,
+  mix: MixOptions,
+  configs: readonly Configuration[],
+  progress: (config: string, done: number, total: number) => void = () => {},
+): Promise<ConfigurationFigures[]> {
+  const traffic = buildTraffic(mix);
+  const figures: ConfigurationFigures[] = [];
+  for (const [i, config] of configs.entries()) {
+    // Each merchant's traffic starts a day after the last one's ended (counts are per account anyway).
+    warden.clock.set(warden.clock.now() + (i === 0 ? 0 : mix.hours * HOUR + 24 * HOUR));
+    const merchant = await setUpMerchant(warden, config, `${config.name}-${i}`);
+    const start = warden.clock.now() + 60_000;
+    const outcomes = await drive(warden, merchant, traffic, start, (done) =>
+      progress(config.name, done, traffic.length),
+    );
+    figures.push(figuresOf(config.name, outcomes, targetsOf(config)));
+  }
+  return figures;
+}

@@ -1,0 +1,143 @@
+/**
+ * The Warden the simulation talks to, over HTTP on 127.0.0.1. By default this process starts
+ * it (buildApp, as the tests do) on the embedded database or a throwaway PostgreSQL database,
+ * with a simulated clock: the server's own `now` option, which the screening windows (1 min,
+ * 10 min, 1 h, days) read, so an hour of traffic is judged as an hour. With --url it points
+ * at a Warden already running: its clock is the wall clock, so the simulated hours are
+ * compressed into however long the run takes and every window sees more than it would.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildApp } from "../../../server/app.ts";
+import { loadConfig } from "../../../server/config.ts";
+import { benchDatabase, call, cleanups, freePort, HOST, signUpMerchant } from "../bench-process.ts";
+import { SHOP } from "./world.ts";
+
+export type Clock = { set(ms: number): void; now(): number; simulated: boolean };
+
+export type Warden = {
+  base: string;
+  dataDir: string;
+  clock: Clock;
+  /** Real XFF handling: the collector sees the browser's address, not 127.0.0.1. */
+  close(): Promise<void>;
+};
+
+/** Starts Warden in this process on a free port, with a clock the driver moves. */
+export async function startWarden(db: "embedded" | "postgres"): Promise<Warden> {
+  let current = Date.UTC(2026, 10, 2, 9, 0, 0);
+  const clock: Clock = {
+    set: (ms) => {
+      current = ms;
+    },
+    now: () => current,
+    simulated: true,
+  };
+  const dataDir = await mkdtemp(join(tmpdir(), "warden-sim-"));
+  let databaseUrl: string | undefined;
+  if (db === "postgres") {
+    const admin = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+    if (!admin)
+      throw new Error(
+        "--db postgres needs DATABASE_URL or TEST_DATABASE_URL (a server to create a throwaway database on)",
+      );
+    databaseUrl = (await benchDatabase(admin, "warden_sim")).url;
+  }
+  const port = await freePort();
+  const config = loadConfig({
+    PORT: String(port),
+    HOST,
+    DATA_DIR: dataDir,
+    PUBLIC_URL: `http://${HOST}:${port}`,
+    LOG_LEVEL: "silent",
+    // One process plays every browser: the per-browser collect limit would count them as one.
+    COLLECT_RATE_LIMIT: "1000000",
+    TRUST_PROXY: "1",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
+  const app = await buildApp(config, { now: () => new Date(current), runStripeActions: false });
+  await app.listen({ port, host: HOST });
+  const close = async () => {
+    await app.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  cleanups.push(close);
+  return { base: `http://${HOST}:${port}`, dataDir, clock, close };
+}
+
+/** A Warden someone else runs: `dataDir` is its DATA_DIR (for the confirmation email). */
+export function remoteWarden(url: string, dataDir: string): Warden {
+  let current = Date.now();
+  return {
+    base: url.replace(/\/$/, ""),
+    dataDir,
+    clock: {
+      set: (ms) => {
+        current = ms;
+      },
+      now: () => current,
+      simulated: false,
+    },
+    close: async () => {},
+  };
+}
+
+export type Configuration = {
+  /** What the report calls it: a template key, or "all_rules". */
+  name: string;
+  templates: string[];
+  allRules: boolean;
+};
+
+export type Merchant = { secretKey: string; publishableKey: string };
+
+/**
+ * A new merchant set up through the API as a person would: signup, confirm, login, the
+ * templates (or every rule) on, the shop's origin allowed (the collector needs it), a secret
+ * and a publishable key.
+ */
+export async function setUpMerchant(
+  warden: Warden,
+  config: Configuration,
+  label: string,
+): Promise<Merchant> {
+  const email = `sim-${label}-${Date.now().toString(36)}@example.com`;
+  const token = await signUpMerchant(
+    warden.base,
+    warden.dataDir,
+    "simulate detection quality",
+    email,
+  );
+  const api = <T>(path: string, init: { method?: string; body?: unknown } = {}) =>
+    call<T>(warden.base, path, { ...init, token });
+  const templates = await api<Record<string, boolean>>("/api/templates");
+  const unknown = config.templates.filter((key) => !(key in templates));
+  if (unknown.length > 0) throw new Error(`unknown template(s): ${unknown.join(", ")}`);
+  await api("/api/templates", {
+    method: "PUT",
+    body: Object.fromEntries(
+      Object.keys(templates).map((key) => [key, config.templates.includes(key)]),
+    ),
+  });
+  if (config.allRules) {
+    const rules = await api<Record<string, unknown>>("/api/rules");
+    await api("/api/rules", {
+      method: "PUT",
+      body: Object.fromEntries(
+        Object.entries(rules).map(([k, v]) => [k, typeof v === "boolean" ? true : v]),
+      ),
+    });
+  }
+  await api("/api/rule-settings", {
+    method: "PUT",
+    body: { rule_referrer_mismatch: { allowed_origins: [SHOP] } },
+  });
+  const secret = await api<{ key: string }>("/api/api-keys", {
+    body: { name: "simulated backend" },
+  });
+  const publishable = await api<{ key: string }>("/api/api-keys", {
+    body: { name: "simulated shop", kind: "publishable" },
+  });
+  return { secretKey: secret.key, publishableKey: publishable.key };
+}

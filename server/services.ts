@@ -33,9 +33,13 @@ import { createHealthRepository } from "./modules/health/health.repository.ts";
 import { createHousekeepingService } from "./modules/housekeeping/housekeeping.service.ts";
 import { createJsonSettingsRepository } from "./modules/json-settings/json-settings.repository.ts";
 import { createJsonSettingsService } from "./modules/json-settings/json-settings.service.ts";
+import { createLabelsRepository } from "./modules/labels/labels.repository.ts";
+import { createLabelsService } from "./modules/labels/labels.service.ts";
 import { createOutboxRepository } from "./modules/outbox/outbox.repository.ts";
 import { createOutboxService } from "./modules/outbox/outbox.service.ts";
 import { createPolicyService, policyChangeNotifier } from "./modules/policy/policy.service.ts";
+import { createReviewRepository } from "./modules/review/review.repository.ts";
+import { createReviewService } from "./modules/review/review.service.ts";
 import { createRuleSettingsService } from "./modules/rule-settings/rule-settings.service.ts";
 import { warmFeatures } from "./modules/screening/features/index.ts";
 import { createScreeningRepository } from "./modules/screening/screening.repository.ts";
@@ -187,12 +191,15 @@ export function createServices(deps: ServiceDeps) {
     now,
     log,
   });
+  const labels = createLabelsService({ repo: createLabelsRepository(prisma), now });
+  const review = createReviewService({ repo: createReviewRepository(prisma), labels, now });
   const stripeIngest = createStripeIngestService({
     repo: stripeEvents,
     policy,
     credentials: settings,
     stripeFor,
     onActionRecorded: () => stripeActions.kick(),
+    onFraud: labels.fromStripe,
     now,
   });
 
@@ -212,6 +219,8 @@ export function createServices(deps: ServiceDeps) {
     transactions: createTransactionsService(createTransactionsRepository(prisma), now),
     stripeIngest,
     stripeActions,
+    labels,
+    review,
     stripeWebhooks: createStripeWebhooksService({
       repo: stripeEvents,
       credentials: settings,

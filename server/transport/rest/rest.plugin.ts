@@ -9,6 +9,7 @@ import { callerFor } from "./caller.ts";
 import { collectRoutes } from "./collect.routes.ts";
 import { consoleRoutes } from "./console.routes.ts";
 import { openapiPlugin } from "./openapi.plugin.ts";
+import { reviewRoutes } from "./review.routes.ts";
 import { screeningRoutes } from "./screening.routes.ts";
 
 export async function restPlugin(app: FastifyInstance, { services }: { services: Services }) {
@@ -27,5 +28,6 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
 
   await app.register(consoleRoutes, { services });
   await app.register(screeningRoutes, { services });
+  await app.register(reviewRoutes, { services });
   await app.register(collectRoutes, { services });
 }

@@ -4,6 +4,8 @@ import { backtestRouter } from "./backtest.router.ts";
 import { blocklistRouter } from "./blocklist.router.ts";
 import { dashboardRouter } from "./dashboard.router.ts";
 import { createCallerFactory, router } from "./init.ts";
+import { labelsApiRouter, labelsRouter } from "./labels.router.ts";
+import { reviewRouter, screeningsApiRouter } from "./review.router.ts";
 import { ruleSettingsRouter } from "./rule-settings.router.ts";
 import { rulesRouter } from "./rules.router.ts";
 import { screeningRouter, screeningsRouter } from "./screening.router.ts";
@@ -26,6 +28,10 @@ export const appRouter = router({
   screening: screeningRouter,
   screenings: screeningsRouter,
   backtest: backtestRouter,
+  labels: labelsRouter,
+  labelsApi: labelsApiRouter,
+  review: reviewRouter,
+  screeningsApi: screeningsApiRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -46,6 +46,8 @@ export type Effect = {
   fetched?: ChargeSnapshot;
   warning?: Warning;
   disputed?: boolean;
+  /** Stripe says the charge was fraud (a fraud dispute, a new early fraud warning): why. */
+  fraud?: string;
 };
 
 export type PlannedAction = {
@@ -67,7 +69,8 @@ export function effectOf(event: Stripe.Event): Effect | null {
   switch (event.type) {
     case "charge.dispute.created": {
       const dispute = object as unknown as Stripe.Dispute;
-      return { chargeId: idOf(dispute.charge), created, disputed: true };
+      const fraud = dispute.reason === "fraudulent" ? "fraudulent dispute" : undefined;
+      return { chargeId: idOf(dispute.charge), created, disputed: true, fraud };
     }
     case "radar.early_fraud_warning.created":
     case "radar.early_fraud_warning.updated": {
@@ -76,6 +79,9 @@ export function effectOf(event: Stripe.Event): Effect | null {
         chargeId: idOf(warning.charge),
         created,
         warning: { id: warning.id, actionable: warning.actionable, fraudType: warning.fraud_type },
+        ...(event.type === "radar.early_fraud_warning.created"
+          ? { fraud: `early fraud warning (${warning.fraud_type})` }
+          : {}),
       };
     }
     case "payment_intent.amount_capturable_updated": {

@@ -23,6 +23,8 @@ type Deps = {
   stripeFor: StripeClientFactory;
   /** Called after commit when an action was recorded, so it is carried out promptly. */
   onActionRecorded(): void;
+  /** Labels the charge fraud, once per event (labels.service.ts fromStripe). */
+  onFraud?(accountId: string, chargeId: string, eventId: string, why: string): Promise<void>;
   now: () => Date;
 };
 
@@ -32,6 +34,7 @@ export function createStripeIngestService({
   credentials,
   stripeFor,
   onActionRecorded,
+  onFraud,
   now,
 }: Deps) {
   /** The charge as Stripe has it now; null when there is no key or Stripe cannot say. */
@@ -83,6 +86,11 @@ export function createStripeIngestService({
       };
       if (!effect || !loaded) {
         return { status: (await repo.recordEvent(record)) ? "ignored" : "duplicate" };
+      }
+      // Before the event is recorded: a failure here is retried with the event, and the
+      // label is keyed by the event, so a redelivery never labels twice.
+      if (effect.fraud && onFraud) {
+        await onFraud(accountId, effect.chargeId, event.id, effect.fraud);
       }
       const base = policy.features();
       const result = await repo.applyToCharge(

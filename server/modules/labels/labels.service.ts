@@ -1,0 +1,87 @@
+/**
+ * Labels use cases: a person or the merchant's backend labels a screening or a charge; Stripe
+ * labels a charge fraud when it reports a fraud dispute or an early fraud warning. Every
+ * label is a new row, so changing one keeps the earlier one as history.
+ */
+import {
+  type LabelInput,
+  type LabelSource,
+  type LabelSubject,
+  type LabelView,
+  ZLabelInput,
+  ZLabelSubject,
+} from "../../../shared/schemas/labels.ts";
+import { AppError } from "../../lib/app-error.ts";
+import type { LabelsRepository } from "./labels.repository.ts";
+
+/** Who set a label: a console user (person) or an API key (api). */
+export type Labeller = { source: Exclude<LabelSource, "stripe">; who: string };
+
+type Deps = {
+  repo: LabelsRepository;
+  now: () => Date;
+  /** Told of every new label (decision webhooks listen here). */
+  onLabel?: (accountId: string, label: LabelView) => void;
+};
+
+export function createLabelsService({ repo, now, onLabel }: Deps) {
+  async function assertSubject(accountId: string, subject: LabelSubject) {
+    const exists =
+      subject.subject_kind === "screening"
+        ? await repo.screeningExists(accountId, subject.subject_id)
+        : await repo.chargeExists(accountId, subject.subject_id);
+    if (!exists) {
+      throw new AppError("NOT_FOUND", `No ${subject.subject_kind} ${subject.subject_id} here.`);
+    }
+  }
+
+  return {
+    async add(accountId: string, raw: LabelInput, by: Labeller): Promise<LabelView> {
+      const input = ZLabelInput.parse(raw);
+      await assertSubject(accountId, input);
+      const label = await repo.add(
+        accountId,
+        {
+          subjectKind: input.subject_kind,
+          subjectId: input.subject_id,
+          label: input.label,
+          source: by.source,
+          who: by.who,
+          note: input.note || null,
+        },
+        now(),
+      );
+      onLabel?.(accountId, label);
+      return label;
+    },
+
+    async history(accountId: string, raw: LabelSubject): Promise<LabelView[]> {
+      const subject = ZLabelSubject.parse(raw);
+      return repo.history(accountId, subject.subject_kind, subject.subject_id);
+    },
+
+    latest: repo.latest,
+
+    /**
+     * Stripe said a charge was fraud (`why`: the event type and reason). Once per Stripe
+     * event, so a redelivery adds nothing; the charge's row may not exist yet.
+     */
+    async fromStripe(accountId: string, chargeId: string, eventId: string, why: string) {
+      await repo.addOnce(
+        accountId,
+        {
+          subjectKind: "charge",
+          subjectId: chargeId,
+          label: "fraud",
+          source: "stripe",
+          who: "Stripe",
+          note: why,
+          sourceRef: `stripe:${eventId}`,
+        },
+        now(),
+      );
+    },
+  };
+}
+
+export type LabelsService = ReturnType<typeof createLabelsService>;

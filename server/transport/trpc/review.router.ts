@@ -1,0 +1,70 @@
+import { z } from "zod";
+import {
+  ZReviewBulkInput,
+  ZReviewCount,
+  ZReviewPage,
+  ZReviewQueueInput,
+  ZReviewSettleInput,
+  ZScreeningDetail,
+} from "../../../shared/schemas/review.ts";
+import { apiKeyProcedure, protectedProcedure, router } from "./init.ts";
+import { apiKeyLabeller } from "./who.ts";
+
+const ZId = z.strictObject({ id: z.string().max(100) });
+
+/** The console's Review page. */
+export const reviewRouter = router({
+  queue: protectedProcedure
+    .input(ZReviewQueueInput)
+    .output(ZReviewPage)
+    .query(({ ctx, input }) => ctx.services.review.queue(ctx.user.accountId, input)),
+
+  count: protectedProcedure
+    .output(ZReviewCount)
+    .query(({ ctx }) => ctx.services.review.count(ctx.user.accountId)),
+
+  settle: protectedProcedure
+    .input(ZReviewSettleInput)
+    .output(ZScreeningDetail)
+    .mutation(({ ctx, input: { id, ...decision } }) =>
+      ctx.services.review.settle(ctx.user.accountId, id, decision, ctx.user.email),
+    ),
+
+  bulk: protectedProcedure
+    .input(ZReviewBulkInput)
+    .output(z.object({ settled: z.number().int() }))
+    .mutation(({ ctx, input }) =>
+      ctx.services.review.settleFiltered(
+        ctx.user.accountId,
+        input.filters,
+        input.decision,
+        input.note,
+        ctx.user.email,
+      ),
+    ),
+
+  detail: protectedProcedure
+    .input(ZId)
+    .output(ZScreeningDetail)
+    .query(({ ctx, input }) => ctx.services.review.detail(ctx.user.accountId, input.id)),
+});
+
+/** A merchant's backend with a secret key: GET /api/v1/screenings/{id} and its decision. */
+export const screeningsApiRouter = router({
+  get: apiKeyProcedure
+    .input(ZId)
+    .output(ZScreeningDetail)
+    .query(({ ctx, input }) => ctx.services.review.detail(ctx.caller.accountId, input.id)),
+
+  decide: apiKeyProcedure
+    .input(ZReviewSettleInput)
+    .output(ZScreeningDetail)
+    .mutation(({ ctx, input: { id, ...decision } }) =>
+      ctx.services.review.settle(
+        ctx.caller.accountId,
+        id,
+        decision,
+        apiKeyLabeller(ctx.caller).who,
+      ),
+    ),
+});

@@ -1,0 +1,108 @@
+/**
+ * The review queue: every screening Warden answered `review` stays open until a person (or
+ * the merchant's backend) approves or denies it. Oldest first, keyset-paged.
+ */
+import { z } from "zod";
+import { ZLabelView, ZNote } from "./labels.ts";
+import { RULE_KEYS } from "./rules.ts";
+import { SCREEN_TYPES, ZReason } from "./screening.ts";
+
+export const REVIEW_DECISIONS = ["approve", "deny"] as const;
+export const REVIEW_STATUSES = ["open", "approved", "denied"] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+/** Identities an item shares with earlier events, as the queue explains them. */
+export const SHARED_KINDS = ["device", "card", "email", "ip"] as const;
+export type SharedKind = (typeof SHARED_KINDS)[number];
+
+export const ZReviewFilters = z.strictObject({
+  rule: z.enum(RULE_KEYS).optional(),
+  type: z.enum(SCREEN_TYPES).optional(),
+  /** Only items at least this many hours old. */
+  older_than_hours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .optional(),
+});
+export type ReviewFilters = z.infer<typeof ZReviewFilters>;
+
+export const ZReviewQueueInput = ZReviewFilters.extend({
+  limit: z.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(200).nullish(),
+});
+export type ReviewQueueInput = z.input<typeof ZReviewQueueInput>;
+
+export const ZShared = z.object({
+  kind: z.enum(SHARED_KINDS),
+  /** Earlier screenings that carried the same identity. */
+  events: z.number().int(),
+  /** Of those, how many are labelled fraud now. */
+  fraud: z.number().int(),
+});
+
+export const ZReviewItem = z.object({
+  id: z.string(),
+  kind: z.literal("screening"),
+  created_at: z.string(),
+  type: z.enum(SCREEN_TYPES),
+  user_id: z.string().nullable(),
+  email: z.string().nullable(),
+  ip: z.string().nullable(),
+  score: z.number(),
+  reasons: z.array(ZReason),
+  shared: z.array(ZShared),
+  label: ZLabelView.nullable(),
+});
+export type ReviewItem = z.infer<typeof ZReviewItem>;
+
+export const ZReviewPage = z.object({
+  items: z.array(ZReviewItem),
+  nextCursor: z.string().nullable(),
+});
+
+/** Open items, counted up to a cap (the shell shows "Review 9999+" past it). */
+export const ZReviewCount = z.object({ open: z.number().int(), capped: z.boolean() });
+export const REVIEW_COUNT_CAP = 9999;
+
+export const ZReviewDecisionInput = z.strictObject({
+  decision: z.enum(REVIEW_DECISIONS, { message: "must be approve or deny" }),
+  note: ZNote.optional(),
+  /** On approve: put the user (user id, else email) on the allow list too. */
+  always_allow: z.boolean().optional(),
+});
+export type ReviewDecisionInput = z.input<typeof ZReviewDecisionInput>;
+
+export const ZReviewSettleInput = ZReviewDecisionInput.extend({ id: z.string().max(100) });
+
+export const ZReviewBulkInput = z.strictObject({
+  filters: ZReviewFilters,
+  decision: z.enum(REVIEW_DECISIONS),
+  note: ZNote.optional(),
+});
+
+export const ZReviewState = z.object({
+  status: z.enum(REVIEW_STATUSES),
+  at: z.string().nullable(),
+  by: z.string().nullable(),
+  note: z.string().nullable(),
+});
+
+/** One screening with its review state and labels (GET /api/v1/screenings/{id}). */
+export const ZScreeningDetail = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  type: z.enum(SCREEN_TYPES),
+  user_id: z.string().nullable(),
+  email: z.string().nullable(),
+  ip: z.string().nullable(),
+  decision: z.enum(["allow", "review", "block"]),
+  score: z.number(),
+  reasons: z.array(ZReason),
+  monitored: z.array(ZReason),
+  /** Null for a screening that was not a review. */
+  review: ZReviewState.nullable(),
+  labels: z.array(ZLabelView),
+});
+export type ScreeningDetail = z.infer<typeof ZScreeningDetail>;

@@ -5,6 +5,7 @@
  * not import this file (no zod in a 15 KB budget); the field names here are its contract.
  */
 import { z } from "zod";
+import { storableString } from "./storable.ts";
 
 /** How long a collected token can be screened, and that it can be screened once. */
 export const SIGNALS_TOKEN_TTL_MS = 10 * 60 * 1000;
@@ -22,8 +23,7 @@ const millis = z
   .number({ message: "must be a number of milliseconds" })
   .min(0, "must not be negative")
   .max(86_400_000, "is too large");
-const url = z
-  .string({ message: "must be a string" })
+const url = storableString()
   .max(2048, "must be at most 2048 characters")
   .refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), {
     message: "must be an absolute http(s) URL",

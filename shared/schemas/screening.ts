@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { SIGNALS_STATUSES } from "./collect.ts";
 import { RULE_KEYS } from "./rules.ts";
+import { storableString } from "./storable.ts";
 
 export const SCREEN_TYPES = [
   "signup",
@@ -21,12 +22,9 @@ export type ScreenType = (typeof SCREEN_TYPES)[number];
 export const DECISIONS = ["allow", "review", "block"] as const;
 export type ScreenDecision = (typeof DECISIONS)[number];
 
+/** Free text from a merchant's customer: trimmed, bounded, and storable (storable.ts). */
 const text = (max: number) =>
-  z
-    .string({ message: "must be a string" })
-    .trim()
-    .min(1, "must not be empty")
-    .max(max, `must be at most ${max} characters`);
+  storableString().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
 
 const IANA_ZONE = /^(?:[A-Za-z][A-Za-z0-9_+-]*)(?:\/[A-Za-z0-9_+-]+){0,2}$/;
 const URLISH = (max: number) =>
@@ -83,6 +81,10 @@ export const ZReason = z.object({
 });
 export type ScreenReason = z.infer<typeof ZReason>;
 
+/** A feature that could not be computed for this event (it counted as unknown), and why. */
+export const ZUnavailable = z.object({ feature: z.string(), reason: z.string() });
+export type Unavailable = z.infer<typeof ZUnavailable>;
+
 export const ZScreenResult = z.object({
   id: z.string(),
   decision: z.enum(DECISIONS),
@@ -97,6 +99,8 @@ export const ZScreenResult = z.object({
    * or invalid (malformed, unknown, or another account's). The decision stands either way.
    */
   signals: z.enum(SIGNALS_STATUSES).optional(),
+  /** Only when some feature could not be computed: the rules that needed it abstained. */
+  unavailable: z.array(ZUnavailable).optional(),
 });
 export type ScreenResult = z.infer<typeof ZScreenResult>;
 
@@ -122,7 +126,7 @@ export const ZScreeningListInput = z.object({
   type: z.enum(SCREEN_TYPES).optional(),
   rule: z.enum(RULE_KEYS).optional(),
   /** An email (or its start), a user id, or an IP address. */
-  search: z.string().trim().max(200).optional(),
+  search: storableString().trim().max(200).optional(),
   limit: z.number().int().min(1).max(200).default(50),
   /** Opaque, from a previous page's nextCursor. */
   cursor: z.string().max(200).nullish(),

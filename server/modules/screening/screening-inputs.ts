@@ -4,16 +4,16 @@
  * live screening and the backtest's replay, so both judge an event the same way.
  */
 import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
-import type { ScreenEvent } from "../../../shared/schemas/screening.ts";
+import type { ScreenEvent, Unavailable } from "../../../shared/schemas/screening.ts";
 import { emailDomain } from "../../engine/email-domain.ts";
 import type { EventSubject, Features, Policy } from "../../engine/types.ts";
 import { memo } from "../../lib/memo.ts";
 import { withCollected } from "./collected.ts";
+import { featuresOf, safely, subjectOf } from "./event-features.ts";
 import { ipKeys } from "./features/identity.ts";
 import { type Identities, identitiesOf } from "./identities.ts";
 import { type Probe, probesFor } from "./probes.ts";
 import type { HistoryQuery } from "./screening.repository.ts";
-import { featuresOf, subjectOf } from "./screening.service.ts";
 
 const DAY_SECONDS = 86_400;
 const ipKeysOf = memo(ipKeys);
@@ -24,6 +24,8 @@ export type ScreeningInputs = {
   ids: Identities;
   probes: Probe[];
   history: HistoryQuery | null;
+  /** Features that could not be computed (null in `features`), and why. */
+  unavailable: Unavailable[];
 };
 
 export function screeningInputs(
@@ -35,9 +37,11 @@ export function screeningInputs(
   collected: CollectedSignals | null = null,
 ): ScreeningInputs {
   const subject = withCollected(subjectOf(event), collected);
-  const features = featuresOf(subject, policy, base);
+  const unavailable: Unavailable[] = [];
+  const features = featuresOf(subject, policy, base, unavailable);
   const domain = emailDomain(subject.email);
-  const keys = subject.ip ? ipKeysOf(subject.ip) : null;
+  const ip = subject.ip;
+  const keys = ip ? safely("ip_network", () => ipKeysOf(ip), null, unavailable) : null;
   const ids = identitiesOf(subject, {
     normalizedEmail: features.normalizedEmail ?? null,
     ipKey: keys?.ip ?? null,
@@ -56,5 +60,12 @@ export function screeningInputs(
           since: Math.floor(at.getTime() / 1000) - farming.refund_window_days * DAY_SECONDS,
         }
       : null;
-  return { subject, features, ids, probes: probesFor(subject, ids, policy, at), history };
+  return {
+    subject,
+    features,
+    ids,
+    probes: probesFor(subject, ids, policy, at),
+    history,
+    unavailable,
+  };
 }

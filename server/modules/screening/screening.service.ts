@@ -1,20 +1,14 @@
 /**
  * Screening: a merchant's backend asks before a signup, trial, promo, referral, checkout or
- * request. The policy comes from the cache; the features are computed here (normalized
- * email, IP country and network, timezone fit, bot, email randomness) and counted by one
- * query; the pure engine decides; the screening is stored (it feeds the next one's counts)
+ * request. The policy comes from the cache; the features come from screening-inputs.ts
+ * (normalized email, IP country and network, timezone fit, bot, email randomness; never a
+ * throw) and are counted by one query; the pure engine decides; the screening is stored (it feeds the next one's counts)
  * before the answer goes back.
  */
 import type { ScreenEvent, ScreenResult } from "../../../shared/schemas/screening.ts";
 import { evaluate } from "../../engine/evaluate.ts";
-import type { EventSubject, Features, Policy } from "../../engine/types.ts";
 import type { Consumed } from "../collector/collector.service.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
-import { isBotUserAgent } from "./features/bots.ts";
-import { emailRandomness } from "./features/entropy.ts";
-import { lookupIp } from "./features/geo.ts";
-import { normalizeEmail } from "./features/identity.ts";
-import { timezoneFitsCountry } from "./features/timezones.ts";
 import { countsOf } from "./probes.ts";
 import type { ScreeningRepository } from "./screening.repository.ts";
 import { screeningInputs } from "./screening-inputs.ts";
@@ -31,51 +25,6 @@ type Deps = {
   observe?: (decision: string, seconds: number) => void;
 };
 
-export function subjectOf(event: ScreenEvent): EventSubject {
-  return {
-    kind: "event",
-    type: event.type,
-    userId: event.user_id ?? null,
-    email: event.email?.toLowerCase() ?? null,
-    ip: event.ip ?? null,
-    userAgent: event.user_agent ?? null,
-    deviceId: event.device_id ?? null,
-    timezone: event.timezone ?? null,
-    origin: event.origin ?? null,
-    referrer: event.referrer ?? null,
-    url: event.url ?? null,
-    promoCode: event.promo_code ?? null,
-    referralCode: event.referral_code ?? null,
-    referrerUserId: event.referrer_user_id ?? null,
-    cardFingerprint: event.card_fingerprint ?? null,
-    // Set by withCollected when warden.js sent signals (a key here keeps that a fast copy).
-    browser: null,
-  };
-}
-
-/**
- * What the rules know about the event beyond what it says: everything but the counts (their
- * keys are here, unset, so the caller's `{ ...features, counts }` only overwrites). Written out
- * key by key: in Node 20's V8, an object spread followed by keys the source lacks took ~5 µs
- * (a map transition per key, not cached), a tenth of the backtest's time per event.
- */
-export function featuresOf(subject: EventSubject, policy: Policy, base: Features): Features {
-  const geo = subject.ip ? lookupIp(subject.ip) : null;
-  const country = geo?.country ?? null;
-  return {
-    disposableDomains: base.disposableDomains,
-    normalizedEmail: subject.email ? normalizeEmail(subject.email) : null,
-    geo: geo && { country, asn: geo.asn, hosting: geo.hosting },
-    timezoneFitsCountry:
-      subject.timezone && country ? timezoneFitsCountry(subject.timezone, country) : null,
-    bot: subject.userAgent ? isBotUserAgent(subject.userAgent) : false,
-    emailRandomness:
-      policy.enabled.rule_entropy && subject.email ? emailRandomness(subject.email) : null,
-    counts: undefined,
-    stripeHistory: null,
-  };
-}
-
 export function createScreeningService({ repo, policy, now, signals, observe }: Deps) {
   return {
     async screen(accountId: string, event: ScreenEvent): Promise<ScreenResult> {
@@ -84,7 +33,7 @@ export function createScreeningService({ repo, policy, now, signals, observe }: 
       const loaded = await policy.load(accountId);
       // Fail-open: a bad token leaves the event as the backend sent it (the answer says why).
       const collected = event.signals ? await signals.consume(accountId, event.signals) : null;
-      const { subject, features, ids, probes, history } = screeningInputs(
+      const { subject, features, ids, probes, history, unavailable } = screeningInputs(
         event,
         loaded,
         policy.features(),
@@ -142,6 +91,7 @@ export function createScreeningService({ repo, policy, now, signals, observe }: 
         monitored: evaluation.monitored,
         took_ms: Math.round(tookMs * 100) / 100,
         ...(collected ? { signals: collected.status } : {}),
+        ...(unavailable.length > 0 ? { unavailable } : {}),
       };
     },
   };

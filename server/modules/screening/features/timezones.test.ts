@@ -22,6 +22,13 @@ describe("timezoneFitsCountry", () => {
     ["an empty zone", "", "US", null],
     ["an unknown country", "Europe/Paris", "XX", null],
     ["an empty country", "Europe/Paris", "", null],
+    // Names of Object.prototype's members, looked up in a plain object, used to throw (500).
+    ["the zone named constructor", "constructor", "US", null],
+    ["the zone named toString", "toString", "FR", null],
+    ["the zone named valueOf", "valueOf", "FR", null],
+    ["the zone named hasOwnProperty", "hasOwnProperty", "FR", null],
+    ["the zone named __proto__", "__proto__", "FR", null],
+    ["the country named constructor", "Europe/Paris", "constructor", null],
   ])("%s", (_name, timezone, country, expected) => {
     expect(timezoneFitsCountry(timezone, country)).toBe(expected);
   });

@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/database.ts";
 import { createEncryptor, loadOrCreateKeyFile } from "./lib/encryption.ts";
+import { chooseLogFormat, loggerOptions, newRequestId, OneLinePerRequest } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
 import { createStripeClientFactory } from "./lib/stripe-client.ts";
 import { createServices, type Services } from "./services.ts";
@@ -53,15 +54,17 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
+    // Never log credentials: no headers, no query strings, secret fields censored (logger.ts).
+    logger: await loggerOptions({
       level: config.logLevel,
-      ...(options.logStream ? { stream: options.logStream } : {}),
-      // Never log credentials: no headers, and paths without their query strings.
-      redact: { paths: ["req.headers", "res.headers"], remove: true },
-      serializers: {
-        req: (req) => ({ method: req.method, url: req.url.split("?")[0], ip: req.ip }),
-      },
-    },
+      format: chooseLogFormat(
+        config.logFormat,
+        !options.logStream && process.stdout.isTTY === true,
+      ),
+      stream: options.logStream,
+    }),
+    genReqId: newRequestId,
+    logController: new OneLinePerRequest(),
     // A hop count, as Fastify's docs describe it: trust the n proxies nearest to us.
     trustProxy:
       typeof config.trustProxy === "number"
@@ -72,6 +75,10 @@ export async function buildApp(
         : config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 5000 },
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
   });
 
   const { onRoute } = options;

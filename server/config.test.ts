@@ -24,6 +24,7 @@ describe("loadConfig", () => {
     [{ PUBLIC_URL: "localhost:3000" }, /^PUBLIC_URL: must be an http/],
     [{ SMTP_URL: "http://mail" }, /^SMTP_URL: must be an smtp/],
     [{ LOG_LEVEL: "loud" }, /^LOG_LEVEL: must be one of/],
+    [{ LOG_FORMAT: "xml" }, /^LOG_FORMAT: must be pretty or json \(got "xml"\)$/],
     [{ TRUST_PROXY: "maybe" }, /^TRUST_PROXY: must be the number of proxies/],
     [{ TRUST_PROXY: "true" }, /^TRUST_PROXY: .*`true` is no longer accepted/],
     [{ TRUST_PROXY: "10.0.0.0/33" }, /^TRUST_PROXY: must be the number of proxies/],
@@ -31,6 +32,15 @@ describe("loadConfig", () => {
   ])("rejects %o with one line naming the variable", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it.each([
+    [{}, undefined],
+    [{ LOG_FORMAT: "" }, undefined],
+    [{ LOG_FORMAT: "pretty" }, "pretty"],
+    [{ LOG_FORMAT: "json" }, "json"],
+  ])("reads LOG_FORMAT %o as %s (unset: chosen by whether stdout is a terminal)", (env, format) => {
+    expect(loadConfig(env).logFormat).toBe(format);
   });
 
   it("does not echo values that may hold a password", () => {

@@ -94,6 +94,10 @@ const ZEnv = z.object({
       message: "must be one of fatal, error, warn, info, debug, trace, silent",
     })
     .default("info"),
+  LOG_FORMAT: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.enum(["pretty", "json"], { message: "must be pretty or json" }).optional(),
+  ),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -125,6 +129,8 @@ export type Config = {
   /** Browser collects per publishable key and IP per minute, per instance. */
   collectRateLimit: number;
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
+  /** LOG_FORMAT: readable lines or JSON; unset, pretty on a terminal and JSON otherwise. */
+  logFormat?: "pretty" | "json";
   /** Fastify's trustProxy: false, how many proxies are in front, or their addresses/CIDRs. */
   trustProxy: false | number | string[];
 };
@@ -166,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     collectRateLimit: e.COLLECT_RATE_LIMIT,
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     trustProxy: e.TRUST_PROXY ?? false,
   };
 }

@@ -10,7 +10,7 @@ afterAll(async () => {
 });
 
 describe("mailer without SMTP_URL", () => {
-  it("writes each message to DATA_DIR/outbox readable by its owner only", async () => {
+  it("writes each message to DATA_DIR/outbox readable by its owner only, and logs no full address", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "warden-mailer-"));
     dirs.push(dataDir);
     const logged: object[] = [];
@@ -24,11 +24,14 @@ describe("mailer without SMTP_URL", () => {
     const outbox = join(dataDir, "outbox");
     expect((await stat(outbox)).mode & 0o777).toBe(0o700);
     const [name] = await readdir(outbox);
-    expect(name).toMatch(/owner@example\.com\.eml$/);
+    expect(name).toMatch(/-o___@example\.com\.eml$/);
     const file = join(outbox, name ?? "");
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(await readFile(file, "utf8")).toContain("token abc");
+    expect(await readFile(file, "utf8")).toContain("To: owner@example.com");
     expect(JSON.stringify(logged)).not.toContain("token abc");
+    expect(JSON.stringify(logged)).not.toContain("owner@");
+    expect(JSON.stringify(logged)).toContain("o***@example.com");
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Outgoing email. With SMTP_URL, nodemailer sends over SMTP. Without it, each message is
  * written to DATA_DIR/outbox/ as an .eml file (open it to follow the link) and logged
- * without its body, because bodies carry one-time tokens. The file is plain 8-bit text, so
+ * without its body, because bodies carry one-time tokens, and with the address masked. The file is plain 8-bit text, so
  * that a link is one line whether it is opened in a mail app or printed in a terminal:
  * nodemailer encodes any line over 76 characters as quoted-printable, which broke the
  * confirmation link over two lines and wrote each "=" as "=3D" (seen by a newcomer who
@@ -10,6 +10,7 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
+import { maskEmail } from "./logger.ts";
 
 export type Mail = { to: string; subject: string; text: string };
 export type Mailer = { send(mail: Mail): Promise<void> };
@@ -26,7 +27,7 @@ export function createMailer(options: {
     return {
       async send(mail) {
         await transport.sendMail({ from: options.from, ...mail });
-        options.log.info({ to: mail.to, subject: mail.subject }, "email sent");
+        options.log.info({ to: maskEmail(mail.to), subject: mail.subject }, "email sent");
       },
     };
   }
@@ -38,10 +39,12 @@ export function createMailer(options: {
       await mkdir(outbox, { recursive: true, mode: 0o700 });
       await chmod(outbox, 0o700);
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-      const file = join(outbox, `${stamp}-${mail.to.replace(/[^a-z0-9@.+-]/gi, "_")}.eml`);
+      // Named with the masked address, as the log line names the file: no full emails in logs.
+      const name = maskEmail(mail.to).replace(/[^a-z0-9@.+-]/gi, "_");
+      const file = join(outbox, `${stamp}-${name}.eml`);
       await writeFile(file, message, { mode: 0o600 });
       options.log.info(
-        { to: mail.to, subject: mail.subject, file },
+        { to: maskEmail(mail.to), subject: mail.subject, file },
         "email written to the outbox (no SMTP_URL set)",
       );
     },

@@ -1,0 +1,129 @@
+/**
+ * The server's log: JSON lines for machines, or one readable, coloured line per event for a
+ * person at a terminal (pino-pretty, in this process: no worker thread). Every line a request
+ * writes carries its id (`reqId`), each request ends in one line (method, path, status, time),
+ * and fields that could carry a secret or an address are censored before anything is written.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from "fastify";
+
+export type LogFormat = "pretty" | "json";
+
+/** LOG_FORMAT wins; unset, a terminal gets readable lines and anything else JSON. */
+export function chooseLogFormat(setting: LogFormat | undefined, isTerminal: boolean): LogFormat {
+  return setting ?? (isTerminal ? "pretty" : "json");
+}
+
+/** "alice@example.com" → "a***@example.com": enough to tell whose it was, not to write to it. */
+export function maskEmail(value: string): string {
+  const at = value.lastIndexOf("@");
+  if (at < 0) return "***";
+  return `${value.slice(0, Math.min(1, at))}***${value.slice(at)}`;
+}
+
+/** Field names whose value is a credential: censored at the top level and one level down. */
+const SECRET_FIELDS = [
+  "password",
+  "newPassword",
+  "token",
+  "tokenHash",
+  "secret",
+  "key",
+  "apiKey",
+  "stripe_secret",
+  "stripe_webhook_secret",
+  "stripeSecretKey",
+  "webhookSecret",
+  "authorization",
+  "cookie",
+];
+/** Field names whose value is an email address: masked rather than dropped. */
+const EMAIL_FIELDS = ["email", "contact_email", "to"];
+
+const both = (name: string) => [name, `*.${name}`];
+
+/** pino's redact: secrets are censored and emails masked, wherever a log call puts them. */
+export const REDACT = {
+  paths: [...SECRET_FIELDS, ...EMAIL_FIELDS].flatMap(both),
+  censor: (value: unknown, path: string[]) =>
+    EMAIL_FIELDS.includes(path.at(-1) ?? "") && typeof value === "string"
+      ? maskEmail(value)
+      : "[redacted]",
+};
+
+/** A request id that is unique across instances and restarts, short enough to read. */
+export const newRequestId = () => randomBytes(8).toString("hex");
+
+/** One line per request, written when it is answered: method, path, status and time. */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, "request errored");
+    else reply.log.info(line, "request completed");
+  }
+}
+
+type LogLine = Record<string, unknown> & {
+  reqId?: string;
+  req?: { method?: string; url?: string };
+  res?: { statusCode?: number };
+  responseTime?: number;
+};
+
+/** A pretty line's message: `[reqId] GET /path 200 3 ms` for a request, else `[reqId] msg`. */
+export function prettyMessage(line: LogLine, messageKey: string): string {
+  const id = line.reqId ? `[${line.reqId}] ` : "";
+  if (line.req && line.res) {
+    const ms = typeof line.responseTime === "number" ? ` ${Math.round(line.responseTime)} ms` : "";
+    return `${id}${line.req.method} ${line.req.url} ${line.res.statusCode}${ms}`;
+  }
+  return `${id}${String(line[messageKey] ?? "")}`;
+}
+
+/** Fastify's `logger` option for this level, format and destination (stdout by default). */
+export async function loggerOptions(options: {
+  level: string;
+  format: LogFormat;
+  stream?: NodeJS.WritableStream;
+}): Promise<FastifyServerOptions["logger"]> {
+  const base = {
+    level: options.level,
+    redact: REDACT,
+    serializers: {
+      // The request line carries no headers and no query string (tokens travel in both).
+      req: (req: { method: string; url: string; ip?: string }) => ({
+        method: req.method,
+        url: req.url.split("?")[0],
+        ip: req.ip,
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  };
+  if (options.format === "json") {
+    return { ...base, ...(options.stream ? { stream: options.stream } : {}) };
+  }
+  // Loaded only here: a server writing JSON never pays for the prettifier.
+  const { default: pretty } = await import("pino-pretty");
+  return {
+    ...base,
+    stream: pretty({
+      destination: options.stream ?? 1,
+      sync: true,
+      translateTime: "SYS:HH:MM:ss.l",
+      ignore: "pid,hostname,reqId,req,res,responseTime",
+      singleLine: true,
+      messageFormat: (line, messageKey) => prettyMessage(line as LogLine, messageKey),
+    }),
+  };
+}

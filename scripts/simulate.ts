@@ -47,6 +47,9 @@ async function main() {
     throw new Error(
       "--url needs --data-dir (the server's DATA_DIR, where its confirmation emails land)",
     );
+  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT })
+    .toString()
+    .trim();
   const configs = configurationsOf(args.template ?? "each");
   const warden = args.url
     ? remoteWarden(args.url, args["data-dir"] as string)
@@ -67,9 +70,6 @@ async function main() {
     bar.update((done / total) * 100, `${done}/${total}`);
   });
   bar.done(`${current}: done`);
-  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT })
-    .toString()
-    .trim();
   const command = `npm run simulate -- ${process.argv.slice(2).join(" ")}`.trim();
   console.log(
     `\nseed ${seed}, ${events} events over ${hours} h, ${args.url ? `--url ${args.url}` : db} database, commit ${commit}\n`,

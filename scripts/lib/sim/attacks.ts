@@ -79,6 +79,7 @@ function run(
 
 const disposableFarm: Population = {
   name: "disposable_farm",
+  payoff: ["signup", "trial_start"],
   attack: true,
   share: 14,
   about:
@@ -109,11 +110,12 @@ const disposableFarm: Population = {
 
 const trialFarm: Population = {
   name: "trial_farm",
+  payoff: ["trial_start"],
   attack: true,
   share: 16,
   about:
     "careful trial farming: device reset and a new residential proxy per account, Gmail aliases or new inboxes, minutes apart",
-  targetedBy: ["template_one_human_one_trial", "template_account_farm_shield"],
+  targetedBy: ["template_one_human_one_trial"],
   group(r, n, start) {
     const inbox = nameOf(r, n, "gmail.com");
     const [local = "x"] = inbox.email.split("@");
@@ -134,6 +136,7 @@ const trialFarm: Population = {
 
 const promoStuffing: Population = {
   name: "promo_stuffing",
+  payoff: ["promo_redemption"],
   attack: true,
   share: 12,
   about: `one person redeeming the first-order code ${WELCOME_CODE} again and again with new accounts`,
@@ -161,6 +164,7 @@ const promoStuffing: Population = {
 
 const cardTesting: Population = {
   name: "card_testing",
+  payoff: ["checkout"],
   attack: true,
   share: 12,
   about: "stolen cards tried in small charges, many cards from one device, seconds apart",
@@ -182,6 +186,7 @@ const cardTesting: Population = {
 
 const headless = (stealth: boolean): Population => ({
   name: stealth ? "headless_stealth" : "headless_plain",
+  payoff: ["request", "signup"],
   attack: true,
   share: stealth ? 10 : 8,
   about: stealth
@@ -223,6 +228,7 @@ const headless = (stealth: boolean): Population => ({
 
 const accountFarm: Population = {
   name: "account_farm_jitter",
+  payoff: ["signup"],
   attack: true,
   share: 12,
   about:
@@ -246,6 +252,7 @@ const accountFarm: Population = {
 
 const referralRing: Population = {
   name: "referral_ring",
+  payoff: ["referral"],
   attack: true,
   share: 8,
   about:
@@ -281,6 +288,7 @@ const referralRing: Population = {
 
 const credentialStuffing: Population = {
   name: "credential_stuffing",
+  payoff: ["signup"],
   attack: true,
   share: 8,
   about:

@@ -12,6 +12,8 @@ import { SHOP } from "./world.ts";
 export type Outcome = {
   population: string;
   attack: boolean;
+  /** An attack's payoff event (ordinary events: always true). */
+  payoff: boolean;
   actor: string;
   type: string;
   decision: ScreenResult["decision"];
@@ -61,6 +63,7 @@ export async function drive(
     outcomes.push({
       population: event.population,
       attack: event.attack,
+      payoff: event.payoff ?? true,
       actor: event.actor,
       type: event.screen.type,
       decision: answer.decision,

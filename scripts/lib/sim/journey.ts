@@ -15,6 +15,8 @@ export type SimEvent = {
   attack: boolean;
   /** The person (ordinary) or the fake identity (attack) the event is about. */
   actor: string;
+  /** For an attack, whether this event is what it is after (recall counts these). */
+  payoff?: boolean;
   screen: ScreenInput;
   /** What warden.js collected before the screening (then sent as `signals`), if anything. */
   collect: CollectInput | null;

@@ -11,6 +11,12 @@ export type Population = {
   about: string;
   /** For an attack: the templates meant to stop it (the recall a template is judged on). */
   targetedBy?: readonly string[];
+  /**
+   * For an attack: the event types that are its payoff (the trial, the promo, the charge).
+   * Recall is over these; its other events (page loads, the signup before a trial) still
+   * count towards precision when flagged.
+   */
+  payoff?: readonly string[];
   /** One group of actors (a person, a family, an office, a farm run) starting at `start`. */
   group(r: Rng, n: number, start: number, span: number): SimEvent[];
 };
@@ -23,7 +29,12 @@ export function generate(pop: Population, r: Rng, budget: number, span: number):
     // A group in time order; the last one is cut where the budget ends (a bot stops early).
     const group = pop.group(r, n, start, span).filter((event) => event.at < span);
     group.sort((a, b) => a.at - b.at);
-    events.push(...group.slice(0, budget - events.length));
+    for (const event of group.slice(0, budget - events.length)) {
+      events.push({
+        ...event,
+        payoff: !pop.attack || (pop.payoff?.includes(event.screen.type) ?? true),
+      });
+    }
   }
   return events;
 }

@@ -249,11 +249,11 @@ const plusAndDots = single(
 const launchPromo: Population = {
   name: "launch_promo",
   attack: false,
-  share: 10,
+  share: 14,
   about: `honest customers redeeming ${LAUNCH_CODE}, posted on social media: a burst of hundreds an hour`,
   group(r, n, _start, span) {
     // The post goes out a fifth into the window; most people come within the next 20 minutes.
-    const at = span * 0.2 + Math.abs(r.next() + r.next() + r.next() - 1.5) * 20 * MINUTE;
+    const at = span * 0.2 + Math.abs(r.next() + r.next() + r.next() - 1.5) * 15 * MINUTE;
     const onPhone = r.chance(0.35);
     const carrier = r.pick(CGNAT);
     const actor = homePerson(

@@ -12,6 +12,7 @@ const o = (
 ): Outcome => ({
   population,
   attack,
+  payoff: true,
   actor,
   type: "signup",
   decision,

@@ -13,7 +13,7 @@ export type RuleFigures = {
   attackFlagged: number;
   ordinaryBlocked: number;
   ordinaryReviewed: number;
-  /** Of the events this rule flagged, the share that were attacks. */
+  /** Of the events this rule flagged, the share that were attacks (any of their events). */
   precision: number | null;
   /** The ordinary populations this rule flagged most, with how many of their events. */
   hurts: { population: string; events: number }[];
@@ -21,6 +21,7 @@ export type RuleFigures = {
 
 export type ConfigurationFigures = {
   name: string;
+  /** Attack payoff events (the trial, the promo, the charge...): recall is over these. */
   attacks: Tally & { recall: number; blockedRate: number };
   /** Only the attacks this configuration is meant to stop (null: none simulated). */
   targeted: (Tally & { recall: number; populations: string[] }) | null;
@@ -60,9 +61,12 @@ export function figuresOf(
     string,
     { attack: number; blocked: number; reviewed: number; hurts: Map<string, number> }
   >();
+  let flaggedAttacks = 0;
   for (const o of outcomes) {
-    add(o.attack ? attacks : ordinary, o);
-    if (o.attack && targeted?.includes(o.population)) add(target, o);
+    if (o.attack && o.decision !== "allow") flaggedAttacks++;
+    if (!o.attack) add(ordinary, o);
+    else if (o.payoff) add(attacks, o);
+    if (o.attack && o.payoff && targeted?.includes(o.population)) add(target, o);
     const pop = pops.get(o.population) ?? {
       population: o.population,
       attack: o.attack,
@@ -91,13 +95,12 @@ export function figuresOf(
       }
     }
   }
-  const flaggedAttacks = attacks.blocked + attacks.reviewed;
   const flagged = flaggedAttacks + ordinary.blocked + ordinary.reviewed;
   return {
     name,
     attacks: {
       ...attacks,
-      recall: ratio(flaggedAttacks, attacks.events),
+      recall: ratio(attacks.blocked + attacks.reviewed, attacks.events),
       blockedRate: ratio(attacks.blocked, attacks.events),
     },
     targeted:
@@ -145,7 +148,7 @@ export function summaryTable(figures: readonly ConfigurationFigures[]): string {
       `| ${f.name} | ${f.attacks.events} | ${pct(f.attacks.blockedRate)} | ${pct(f.attacks.recall)} | ${f.targeted ? pct(f.targeted.recall) : "–"} | ${f.ordinary.events} | ${pct(f.ordinary.blockedRate)} | ${pct(f.ordinary.reviewedRate)} | ${pct(f.precision)} | ${f.ordinary.peopleBlocked}/${f.ordinary.people} (${pct(f.ordinary.peopleBlockedRate)}) |`,
   );
   return [
-    "| configuration | attack events | attacks blocked | attacks blocked or reviewed | targeted attacks blocked or reviewed | ordinary events | ordinary blocked | ordinary reviewed | precision | ordinary people blocked ≥ once |",
+    "| configuration | attack payoff events | attacks blocked | attacks blocked or reviewed | targeted attacks blocked or reviewed | ordinary events | ordinary blocked | ordinary reviewed | precision | ordinary people blocked ≥ once |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...rows,
   ].join("\n");
@@ -154,7 +157,7 @@ export function summaryTable(figures: readonly ConfigurationFigures[]): string {
 /** Per rule within one configuration (Markdown). */
 export function ruleTable(f: ConfigurationFigures): string {
   return [
-    "| rule | attack events flagged | ordinary blocked | ordinary reviewed | precision | ordinary populations it hurts most |",
+    "| rule | attack events flagged (any) | ordinary blocked | ordinary reviewed | precision | ordinary populations it hurts most |",
     "|---|---:|---:|---:|---:|---|",
     ...f.rules.map(
       (r) =>

@@ -18,9 +18,11 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 # Every build step must succeed here: a container has no tsx fallback for a missing step.
+# The template's files are written 0600 by root; the runtime user copies them into /data.
 RUN node scripts/ensure-build.mjs \
     && test -f dist/server/main.js \
     && test -f dist/db-template/PG_VERSION \
+    && chmod -R a+rX dist/db-template \
     && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime

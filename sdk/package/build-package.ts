@@ -53,7 +53,7 @@ export async function buildClientPackage(): Promise<Buffer> {
     { path: "package/client.d.ts", content: dts },
     {
       path: "package/README.md",
-      content: `# warden/client\n\nServed by your Warden at /sdk/warden-client.tgz. See Warden's README, "Integrate in five minutes".\n`,
+      content: `# warden/client\n\nServed by your Warden at /sdk/warden-client.tgz. See "Integrate in five minutes" in Warden's docs/getting-started.md.\n`,
     },
   ]);
 }

@@ -1,7 +1,7 @@
 /**
- * README "Integrate in five minutes", followed literally: step 1 in the console in Chromium
- * (the two keys from Settings → API keys, the shop's origin in the Rules page), then the
- * README's own code blocks (found by their `<!-- five-minutes:NAME -->` markers) in an empty
+ * "Integrate in five minutes" (docs/getting-started.md, linked from the README), followed
+ * literally: step 1 in the console in Chromium (the two keys from Settings → API keys, the
+ * shop's origin in the Rules page), then the page's own code blocks (found by their `<!-- five-minutes:NAME -->` markers) in an empty
  * directory outside this repository, against a real Warden, and the first decision read off
  * the page in Chromium. The only edits: the test Warden's URL for http://localhost:3000, the
  * keys for their `wdn_sk_…`/`wdn_pk_…` placeholders, and PORT for the shop's port.
@@ -16,9 +16,9 @@ import { launchBrowser, screenshot, signInAs } from "../helpers/browser.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
 import { freePort, startTestApp, type TestApp } from "../helpers/test-app.ts";
 
-const README = resolve(import.meta.dirname, "../../README.md");
+const GUIDE = resolve(import.meta.dirname, "../../docs/getting-started.md");
 
-/** The fenced block right after `<!-- five-minutes:NAME -->` in the README. */
+/** The fenced block right after `<!-- five-minutes:NAME -->` in the guide. */
 function readmeBlocks(markdown: string): Map<string, string> {
   const blocks = new Map<string, string>();
   const pattern = /<!-- five-minutes:(\S+) -->\n```\w*\n([\s\S]*?)\n```/g;
@@ -26,7 +26,7 @@ function readmeBlocks(markdown: string): Map<string, string> {
   return blocks;
 }
 
-describe("README: Integrate in five minutes", () => {
+describe("docs/getting-started.md: Integrate in five minutes", () => {
   let t: TestApp;
   let dir: string;
   let shop: ChildProcess | undefined;
@@ -42,8 +42,8 @@ describe("README: Integrate in five minutes", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("gets a first decision on screen by running the README's blocks", async () => {
-    const blocks = readmeBlocks(await readFile(README, "utf8"));
+  it("gets a first decision on screen by running the guide's blocks", async () => {
+    const blocks = readmeBlocks(await readFile(GUIDE, "utf8"));
     expect([...blocks.keys()]).toEqual(["install", "index.html", "server.mjs", "run"]);
     const ours = (code: string) => code.replaceAll("http://localhost:3000", t.baseUrl);
 
@@ -91,7 +91,7 @@ describe("README: Integrate in five minutes", () => {
     await page.locator("input[name=email]").click();
     await page.keyboard.type("first.customer@example.com", { delay: 60 });
     // Warden's first screening after a start is slow (about 0.8 s on a busy machine: cold code
-    // and queries), past the client's 300 ms default; the README says the answer is then a
+    // and queries), past the client's 300 ms default; the guide says the answer is then a
     // degraded allow. A newcomer who sees that presses Sign up again, and so does this test.
     let answer: {
       id: string | null;

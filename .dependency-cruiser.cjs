@@ -2,8 +2,6 @@
  * Import rules for `npm run lint` (and test/repo/imports.test.ts, so CI enforces them):
  * no import cycles, and no code outside the tests reaching into test/.
  * TypeScript is parsed with swc: dependency-cruiser cannot use typescript 7 yet.
- * A violation already recorded in .dependency-cruiser-known-violations.json is reported
- * as a warning until it is fixed; any new one fails.
  */
 module.exports = {
   forbidden: [

@@ -57,7 +57,7 @@ export async function buildServer() {
     splitting: true,
     format: "esm",
     platform: "node",
-    target: "node20",
+    target: "node22",
     sourcemap: true,
     logLevel: "warning",
     // Tells entry-command.ts to spawn the compiled child processes (migration, backtest), not tsx.

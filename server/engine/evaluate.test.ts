@@ -68,7 +68,7 @@ describe("evaluate", () => {
         {
           rule: "rule_email",
           action: "block",
-          message: "disposable email domain mailinator.com",
+          message: "disposable email domain mailinator.com (on the disposable-domain list)",
           observed: "mailinator.com",
           limit: null,
         },
@@ -96,7 +96,10 @@ describe("decisionOf", () => {
 });
 
 describe("evaluate on screened events", () => {
-  const sixth = eventFeatures({ counts: counts({ signupsLastHour: { ip: 5, subnet: 5 } }) });
+  // The 6th signup an hour from one device.
+  const sixth = eventFeatures({
+    counts: counts({ signupsLastHour: { ip: 5, subnet: 5, device: 5 } }),
+  });
 
   it("a live block rule blocks, with a score", () => {
     const result = evaluate(event(), policy({ rule_signup_velocity: true }), sixth);

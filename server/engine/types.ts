@@ -69,7 +69,10 @@ export type Policy = {
 
 /** How often an identity was seen before this event, over the windows the policy names. */
 export type Counts = {
-  /** Earlier trials (not blocked) from this device, IP (or /64) and normalized email. */
+  /**
+   * Other accounts with an earlier trial (not blocked) from this device and normalized email
+   * (the same user id again is a retry, not counted). `ip` is no longer asked (always 0).
+   */
   priorTrials: { device: number; ip: number; email: number };
   /** Earlier redemptions (not blocked) of this promo code by this email, device, card. */
   promoRedeemedBy: { email: number; device: number; card: number };
@@ -79,7 +82,8 @@ export type Counts = {
   requestsLastMinute: { ip: number; device: number };
   /** Other accounts (user id or email) seen on this device and this card in the window. */
   accountsOn: { device: number; card: number };
-  signupsLastHour: { ip: number; subnet: number };
+  /** Signups in the last hour from this IP, its /24 (IPv6 /48) and this device. */
+  signupsLastHour: { ip: number; subnet: number; device: number };
   promo: { codeLast10Minutes: number; ipLastHour: number; deviceLastHour: number };
   /** Other users or emails that used this card, and this device, in the window. */
   usersOn: { card: number; device: number };

@@ -23,7 +23,7 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
     key: "template_one_human_one_trial",
     label: "One Human One Trial",
     description:
-      "One trial per device, IP and email; a device shared by several accounts; disposable emails blocked at trial start.",
+      "One trial per device and per email (an IP alone never blocks: offices and carriers share them); a device shared by several accounts; disposable emails blocked at trial start.",
     rules: ["rule_ip", "rule_device_fingerprint_reuse", "rule_email"],
     settings: { rule_email: { event_types: ["trial_start"] } },
   },
@@ -31,7 +31,7 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
     key: "template_fake_viral_growth_prevention",
     label: "Fake Viral Growth Prevention",
     description:
-      "Self-referrals blocked, signup bursts from one network blocked, signups from other sites blocked.",
+      "Self-referrals blocked, signup bursts from one device or hosting network blocked, signups from other sites blocked.",
     rules: ["rule_promo_abuse", "rule_signup_velocity", "rule_referrer_mismatch"],
     settings: { rule_promo_abuse: { promo_reuse: false, self_referral: true } },
   },
@@ -47,7 +47,7 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
     key: "template_account_farm_shield",
     label: "Account Farm Shield",
     description:
-      "A device or card behind 3 accounts, a device shared by several users, signup bursts: blocked.",
+      "A device or card behind 3 accounts, a device shared by several users, signup bursts from one device: blocked.",
     rules: ["rule_farming", "rule_device_fingerprint_reuse", "rule_signup_velocity"],
     settings: {},
   },

@@ -144,7 +144,7 @@ describe.each(DB_KINDS)("screening API (%s)", (kind) => {
     });
     expect(second.decision).toBe("block");
     expect(second.reasons[0]?.message).toBe(
-      "a trial was already started from this device (dev-42) in 365 days",
+      "a trial was already started from this device (dev-42) in 365 days: 1 other account (limit: one trial per device)",
     );
     // The same person with gmail dots and a +tag is the same email.
     const third = await backend.decide({

@@ -18,7 +18,8 @@ describe("rule_entropy", () => {
     { randomness: { score: 0.1, random: false }, message: null },
     {
       randomness: { score: 0.93, random: true },
-      message: "email xk7qzp3v9w@… looks randomly generated (score 0.93)",
+      message:
+        "email xk7qzp3v9w@… looks randomly generated (score 0.93 against a model of names; limit 0.92)",
     },
     { randomness: null, message: null },
   ])("$randomness → $message", ({ randomness, message }) => {
@@ -46,6 +47,25 @@ describe("rule_timezone_mismatch", () => {
       eventFeatures({ timezoneFitsCountry: fits }),
     );
     expect(finding?.message ?? null).toBe(message);
+  });
+});
+
+describe("rule_timezone_mismatch and relayed networks", () => {
+  it.each([
+    {
+      population: "corporate_vpn: an employee in Berlin leaving through Zscaler in the US",
+      asn: 22616,
+      flagged: false,
+    },
+    { population: "privacy_relay_email: iCloud Private Relay's exit", asn: 36183, flagged: false },
+    { population: "traveller or proxy: a home ISP abroad", asn: 7922, flagged: true },
+  ])("$population → flagged: $flagged", ({ asn, flagged }) => {
+    const finding = timezoneMismatch.check(
+      event({ timezone: "Europe/Berlin" }),
+      on,
+      eventFeatures({ timezoneFitsCountry: false, geo: { country: "US", asn, hosting: false } }),
+    );
+    expect(finding !== null).toBe(flagged);
   });
 });
 
@@ -104,7 +124,7 @@ describe("rule_email on screened events", () => {
 
   it("blocks a disposable domain at any event by default", () => {
     expect(email.check(fromMailinator, policy(), disposable)?.message).toBe(
-      "disposable email domain mailinator.com",
+      "disposable email domain mailinator.com (on the disposable-domain list)",
     );
   });
 

@@ -15,21 +15,19 @@ const on = policy({
   rule_device_fingerprint_reuse: true,
 });
 
-describe("rule_ip (one trial per device, IP, email in 365 days)", () => {
+describe("rule_ip (one trial per device and per email in 365 days)", () => {
   const trial = event({ type: "trial_start" });
   it.each([
     { prior: { device: 0, ip: 0, email: 0 }, message: null },
     {
       prior: { device: 1, ip: 0, email: 0 },
-      message: "a trial was already started from this device (dev_1) in 365 days",
-    },
-    {
-      prior: { device: 0, ip: 1, email: 0 },
-      message: "a trial was already started from this IP (203.0.113.7) in 365 days",
+      message:
+        "a trial was already started from this device (dev_1) in 365 days: 1 other account (limit: one trial per device)",
     },
     {
       prior: { device: 0, ip: 0, email: 2 },
-      message: "a trial was already started from this email (janedoe@example.com) in 365 days",
+      message:
+        "a trial was already started from this email (janedoe@example.com) in 365 days: 2 other accounts (limit: one trial per email)",
     },
   ])("$prior → $message", ({ prior, message }) => {
     const finding = oneTrial.check(
@@ -43,6 +41,29 @@ describe("rule_ip (one trial per device, IP, email in 365 days)", () => {
   it("only judges trial starts", () => {
     const seen = eventFeatures({ counts: counts({ priorTrials: { device: 3, ip: 3, email: 3 } }) });
     expect(oneTrial.check(event({ type: "signup" }), on, seen)).toBeNull();
+  });
+
+  /** Populations of `npm run simulate` that share an address but are different people. */
+  it.each([
+    ["mobile_cgnat: 40 earlier trials behind a carrier's CGNAT address", 40],
+    ["office_onboarding: a colleague started a trial from the office's address", 1],
+    ["university_nat: classmates on the campus NAT", 12],
+  ])("%s: an IP alone never blocks", (_population, ip) => {
+    const seen = eventFeatures({ counts: counts({ priorTrials: { device: 0, ip, email: 0 } }) });
+    expect(oneTrial.check(trial, on, seen)).toBeNull();
+  });
+
+  it("trial_farm: a Gmail alias of an inbox that already had a trial is the same email", () => {
+    const seen = eventFeatures({
+      normalizedEmail: "janedoe@gmail.com",
+      counts: counts({ priorTrials: { device: 0, ip: 0, email: 1 } }),
+    });
+    const finding = oneTrial.check(
+      event({ type: "trial_start", email: "jane.doe+t3@gmail.com" }),
+      on,
+      seen,
+    );
+    expect(finding).toMatchObject({ observed: 2, limit: 1 });
   });
 });
 

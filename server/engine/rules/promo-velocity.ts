@@ -1,6 +1,7 @@
 /**
  * rule_promo_velocity: one promo code redeemed more than N times in 10 min across all users,
- * or more than M redemptions from one IP or device in 1 h.
+ * or more than M redemptions in 1 h from one device, or from one IP that is not a known
+ * consumer network's (a carrier's CGNAT or an office shares one address among many people).
  */
 import type { Rule } from "../types.ts";
 import { ordinal } from "../words.ts";
@@ -22,8 +23,10 @@ export const promoVelocity: Rule = {
       };
     }
     const limit = s.per_ip_or_device_per_hour;
+    const geo = features.geo;
+    const sharedAddress = !!geo && geo.country !== null && !geo.hosting;
     const sources = [
-      [subject.ip, promo.ipLastHour + 1],
+      [sharedAddress ? null : subject.ip, promo.ipLastHour + 1],
       [subject.deviceId && `device ${subject.deviceId}`, promo.deviceLastHour + 1],
     ] as const;
     for (const [source, nth] of sources) {

@@ -1,5 +1,21 @@
-/** rule_timezone_mismatch: the browser's timezone is not one of the IP country's timezones. */
+/**
+ * rule_timezone_mismatch: the browser's timezone is not one of the IP country's timezones.
+ * Abstains on the networks of corporate security gateways and privacy relays, whose exits
+ * are chosen by the company or the relay, not by where the person is (npm run simulate: a
+ * Zscaler exit in the US put every employee abroad under review).
+ */
 import type { Rule } from "../types.ts";
+
+/** Corporate secure-web gateways and privacy relays (ASNs as in @ip-location-db/asn). */
+export const RELAY_NETWORKS: ReadonlyMap<number, string> = new Map([
+  [22616, "Zscaler"],
+  [53813, "Zscaler"],
+  [62044, "Zscaler"],
+  [55256, "Netskope"],
+  [13335, "Cloudflare (WARP, Zero Trust)"],
+  [36183, "Akamai (iCloud Private Relay)"],
+  [20940, "Akamai (iCloud Private Relay)"],
+]);
 
 export const timezoneMismatch: Rule = {
   key: "rule_timezone_mismatch",
@@ -7,6 +23,8 @@ export const timezoneMismatch: Rule = {
   check(subject, _policy, features) {
     if (subject.kind !== "event" || !subject.timezone || !subject.ip) return null;
     if (features.timezoneFitsCountry !== false) return null;
+    const asn = features.geo?.asn ?? null;
+    if (asn !== null && RELAY_NETWORKS.has(asn)) return null;
     const country = features.geo?.country ?? "?";
     return {
       message: `browser timezone ${subject.timezone} is not a timezone of ${country}, the IP's country`,

@@ -7,7 +7,12 @@ import { signupVelocity } from "./signup-velocity.ts";
 
 const on = policy({ rule_signup_velocity: true, rule_promo_velocity: true, rule_scraping: true });
 
-describe("rule_signup_velocity (defaults: 5 an IP, 20 a /24, per hour)", () => {
+/** An address the offline data places nowhere (a documentation range): not known to be shared. */
+const unplaced = { geo: null };
+const signupCounts = (signupsLastHour: { ip?: number; subnet?: number; device?: number }) =>
+  counts({ signupsLastHour: { ip: 0, subnet: 0, device: 0, ...signupsLastHour } });
+
+describe("rule_signup_velocity (defaults: 5 an IP or device, 20 a /24, per hour)", () => {
   it.each([
     { before: { ip: 4, subnet: 4 }, message: null },
     {
@@ -25,7 +30,7 @@ describe("rule_signup_velocity (defaults: 5 an IP, 20 a /24, per hour)", () => {
       const finding = signupVelocity.check(
         event(),
         on,
-        eventFeatures({ counts: counts({ signupsLastHour: before }) }),
+        eventFeatures({ ...unplaced, counts: signupCounts(before) }),
       );
       expect(finding?.message ?? null).toBe(message);
     },
@@ -35,13 +40,13 @@ describe("rule_signup_velocity (defaults: 5 an IP, 20 a /24, per hour)", () => {
     const finding = signupVelocity.check(
       event({ ip: "2001:db8:1:2::5" }),
       on,
-      eventFeatures({ counts: counts({ signupsLastHour: { ip: 0, subnet: 20 } }) }),
+      eventFeatures({ ...unplaced, counts: signupCounts({ subnet: 20 }) }),
     );
     expect(finding?.message).toMatch(/the \/48 of 2001:db8:1:2::5/);
   });
 
   it("abstains for other event types and without an IP", () => {
-    const busy = eventFeatures({ counts: counts({ signupsLastHour: { ip: 99, subnet: 99 } }) });
+    const busy = eventFeatures({ ...unplaced, counts: signupCounts({ ip: 99, subnet: 99 }) });
     expect(signupVelocity.check(event({ type: "login" }), on, busy)).toBeNull();
     expect(signupVelocity.check(event({ ip: null }), on, busy)).toBeNull();
   });
@@ -55,9 +60,84 @@ describe("rule_signup_velocity (defaults: 5 an IP, 20 a /24, per hour)", () => {
     const finding = signupVelocity.check(
       event(),
       strict,
-      eventFeatures({ counts: counts({ signupsLastHour: { ip: 1, subnet: 1 } }) }),
+      eventFeatures({ ...unplaced, counts: signupCounts({ ip: 1, subnet: 1 }) }),
     );
     expect(finding).toMatchObject({ observed: 2, limit: 1 });
+  });
+});
+
+/** Populations of `npm run simulate`: who signs up in numbers from one address, and who is a farm. */
+describe("rule_signup_velocity and shared addresses", () => {
+  const carrier = { country: "US", asn: 21928, hosting: false }; // T-Mobile US
+  const cloud = { country: "US", asn: 14061, hosting: true }; // DigitalOcean
+  const browser = { webdriver: false, behavior: null };
+  it.each([
+    {
+      population: "mobile_cgnat: the 60th signup an hour behind a carrier's CGNAT address",
+      subject: event({ ip: "172.56.21.14", browser }),
+      geo: carrier,
+      before: { ip: 59, subnet: 80 },
+      message: null,
+    },
+    {
+      population: "office_onboarding: a team of 25 behind the office's one address",
+      subject: event({ ip: "12.34.56.7", browser }),
+      geo: { country: "US", asn: 7018, hosting: false },
+      before: { ip: 24, subnet: 24 },
+      message: null,
+    },
+    {
+      population: "university_nat: a class on two campus addresses",
+      subject: event({ ip: "171.64.168.10", browser }),
+      geo: { country: "US", asn: 32, hosting: false },
+      before: { ip: 30, subnet: 45 },
+      message: null,
+    },
+    {
+      population: "consumer_vpn: a person on a VPN exit, in a browser",
+      subject: event({ ip: "185.156.46.140", browser }),
+      geo: cloud,
+      before: { ip: 1, subnet: 1 },
+      message: null,
+    },
+    {
+      population: "account_farm_jitter: the 6th account in an hour from one phone on CGNAT",
+      subject: event({ ip: "172.56.21.14", deviceId: "wd1_phone", browser }),
+      geo: carrier,
+      before: { ip: 30, device: 5 },
+      message: "6th signup from device wd1_phone in 1 h (limit 5)",
+    },
+    {
+      population: "credential_stuffing: a script on a cloud server, no browser",
+      subject: event({ ip: "167.99.1.1", deviceId: null, browser: null }),
+      geo: cloud,
+      before: {},
+      message:
+        "signup from a hosting provider's network (AS14061, 167.99.1.1) with no browser signals: no collector token and no device id",
+    },
+    {
+      population: "credential_stuffing: the 6th signup from one cloud address",
+      subject: event({ ip: "167.99.1.1", browser }),
+      geo: cloud,
+      before: { ip: 5 },
+      message: "6th signup from 167.99.1.1 in 1 h (limit 5)",
+    },
+  ])("$population → $message", ({ subject, geo, before, message }) => {
+    const finding = signupVelocity.check(
+      subject,
+      on,
+      eventFeatures({ geo, counts: signupCounts(before) }),
+    );
+    expect(finding?.message ?? null).toBe(message);
+  });
+
+  it("reviews, not blocks, a signup from a hosting network without a browser", () => {
+    const finding = signupVelocity.check(
+      event({ ip: "167.99.1.1", deviceId: null, browser: null }),
+      on,
+      eventFeatures({ geo: { country: "US", asn: 14061, hosting: true } }),
+    );
+    expect(finding).toMatchObject({ observed: 14061, limit: null, review: true });
   });
 });
 
@@ -82,7 +162,30 @@ describe("rule_promo_velocity (defaults: 30 a code in 10 min, 3 an IP or device 
     const finding = promoVelocity.check(
       redemption,
       on,
-      eventFeatures({ counts: counts({ promo }) }),
+      eventFeatures({ ...unplaced, counts: counts({ promo }) }),
+    );
+    expect(finding?.message ?? null).toBe(message);
+  });
+
+  it.each([
+    {
+      population: "launch_promo: the 4th redemption an hour behind a carrier's CGNAT address",
+      promo: { codeLast10Minutes: 5, ipLastHour: 3, deviceLastHour: 0 },
+      message: null,
+    },
+    {
+      population: "promo_stuffing: the 4th redemption an hour from one device",
+      promo: { codeLast10Minutes: 5, ipLastHour: 3, deviceLastHour: 3 },
+      message: "4th promo redemption from device dev_1 in 1 h (limit 3)",
+    },
+  ])("$population → $message", ({ promo, message }) => {
+    const finding = promoVelocity.check(
+      redemption,
+      on,
+      eventFeatures({
+        geo: { country: "US", asn: 21928, hosting: false },
+        counts: counts({ promo }),
+      }),
     );
     expect(finding?.message ?? null).toBe(message);
   });

@@ -47,12 +47,14 @@ export function probesFor(
 
   if (on.rule_ip && type === "trial_start") {
     const since = ago(s.rule_ip.window_days * DAY);
-    for (const kind of ["device", "ip", "email"] as const) {
+    // Other accounts' trials: the same user id again is a retry. No IP: it is shared (NAT).
+    for (const kind of ["device", "email"] as const) {
       add(`priorTrials.${kind}`, kind, {
         since,
         types: ["trial_start"],
-        measure: "count",
+        measure: "distinctSubject",
         notBlocked: true,
+        except: v.user ?? null,
       });
     }
   }
@@ -93,7 +95,7 @@ export function probesFor(
     }
   }
   if (on.rule_signup_velocity && type === "signup") {
-    for (const kind of ["ip", "subnet"] as const) {
+    for (const kind of ["ip", "subnet", "device"] as const) {
       add(`signupsLastHour.${kind}`, kind, {
         since: ago(HOUR),
         types: ["signup"],

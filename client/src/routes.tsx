@@ -51,6 +51,10 @@ export const router = createBrowserRouter([
             lazy: lazyPage(() => import("./features/screenings/screenings-page.tsx")),
           },
           {
+            path: "review",
+            lazy: lazyPage(() => import("./features/review/review-page.tsx")),
+          },
+          {
             path: "settings",
             lazy: lazyPage(() => import("./features/settings/settings-page.tsx")),
           },

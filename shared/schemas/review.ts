@@ -28,7 +28,9 @@ export const ZReviewFilters = z.strictObject({
 });
 export type ReviewFilters = z.infer<typeof ZReviewFilters>;
 
-export const ZReviewQueueInput = ZReviewFilters.extend({
+/** Not strict: react-query's infinite queries add their own keys (direction). */
+export const ZReviewQueueInput = z.object({
+  ...ZReviewFilters.shape,
   limit: z.number().int().min(1).max(200).default(50),
   cursor: z.string().max(200).nullish(),
 });

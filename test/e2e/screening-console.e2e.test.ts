@@ -11,7 +11,15 @@ import type { Merchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
 import type { TestApp } from "../helpers/test-app.ts";
 
-const PAGES = ["dashboard", "rules", "templates", "block-lists", "screenings", "settings"];
+const PAGES = [
+  "dashboard",
+  "rules",
+  "templates",
+  "block-lists",
+  "screenings",
+  "review",
+  "settings",
+];
 
 describe("screening console in Chromium", () => {
   let t: TestApp;
@@ -251,7 +259,7 @@ describe("screening console in Chromium", () => {
           return { height: box.height, width: box.width, right: box.right };
         }),
       );
-      expect(boxes).toHaveLength(5);
+      expect(boxes).toHaveLength(6);
       for (const box of boxes) {
         expect(box.height, `${path} nav link height`).toBeGreaterThanOrEqual(44);
         expect(box.width).toBeGreaterThanOrEqual(44);

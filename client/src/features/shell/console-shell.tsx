@@ -1,9 +1,10 @@
 /** The signed-in frame: top bar, side navigation, and the page in between. */
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link, Navigate, NavLink, Outlet, useNavigate } from "react-router";
 import { Logo } from "../../components/logo.tsx";
 import { useRefreshSession, useSession } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { formatOpenCount } from "../review/review-format.ts";
 
 const NAV = [
   { to: "/homepage/dashboard", label: "Dashboard" },
@@ -11,6 +12,7 @@ const NAV = [
   { to: "/homepage/templates", label: "Templates" },
   { to: "/homepage/block-lists", label: "Block lists" },
   { to: "/homepage/screenings", label: "Screenings" },
+  { to: "/homepage/review", label: "Review" },
 ];
 
 export default function ConsoleShell() {
@@ -18,6 +20,9 @@ export default function ConsoleShell() {
   const trpc = useTRPC();
   const navigate = useNavigate();
   const refreshSession = useRefreshSession();
+  const reviews = useQuery(
+    trpc.review.count.queryOptions(undefined, { enabled: Boolean(user), refetchInterval: 60_000 }),
+  );
   const logout = useMutation(
     trpc.auth.logout.mutationOptions({
       onSettled: async () => {
@@ -53,6 +58,12 @@ export default function ConsoleShell() {
             className={({ isActive }) => (isActive ? "active" : "")}
           >
             {item.label}
+            {item.label === "Review" && reviews.data && reviews.data.open > 0 && (
+              <>
+                {" "}
+                <span className="nav-count">{formatOpenCount(reviews.data)}</span>
+              </>
+            )}
           </NavLink>
         ))}
       </nav>

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { formatAge, formatOpenCount, isTyping, sharedSentence, step } from "./review-format.ts";
+
+describe("review format", () => {
+  it.each([
+    [
+      { kind: "device", events: 3, fraud: 1 },
+      "3 earlier events from this device, 1 labelled fraud",
+    ],
+    [{ kind: "ip", events: 1, fraud: 0 }, "1 earlier event from this IP"],
+    [{ kind: "card", events: 2, fraud: 2 }, "2 earlier events from this card, 2 labelled fraud"],
+  ] as const)("words %j as %s", (shared, text) => {
+    expect(sharedSentence(shared)).toBe(text);
+  });
+
+  const now = Date.parse("2026-11-25T12:00:00Z");
+  it.each([
+    ["2026-11-25T11:59:30Z", "0 min"],
+    ["2026-11-25T11:48:00Z", "12 min"],
+    ["2026-11-25T09:00:00Z", "3 h"],
+    ["2026-11-22T12:00:00Z", "3 d"],
+  ])("an item from %s has waited %s", (at, text) => {
+    expect(formatAge(at, now)).toBe(text);
+  });
+
+  it.each([
+    [{ open: 12, capped: false }, "12"],
+    [{ open: 9999, capped: true }, "9999+"],
+  ])("counts %j as %s", (count, text) => {
+    expect(formatOpenCount(count)).toBe(text);
+  });
+
+  it.each([
+    [0, 1, 3, 1],
+    [2, 1, 3, 2],
+    [0, -1, 3, 0],
+    [0, 1, 0, 0],
+  ] as const)("j/k from %i by %i in %i items lands on %i", (index, by, length, to) => {
+    expect(step(index, by, length)).toBe(to);
+  });
+
+  it("leaves keys typed into a form field alone", () => {
+    expect(isTyping({ tagName: "INPUT" } as unknown as EventTarget)).toBe(true);
+    expect(isTyping({ tagName: "DIV" } as unknown as EventTarget)).toBe(false);
+    expect(isTyping(null)).toBe(false);
+  });
+});

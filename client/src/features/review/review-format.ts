@@ -1,0 +1,42 @@
+/** How the Review page words an item; pure, so tested as a table. */
+import type { ReviewItem, SharedKind } from "../../../../shared/schemas/review.ts";
+
+const KIND_NAMES: Record<SharedKind, string> = {
+  device: "device",
+  card: "card",
+  email: "email",
+  ip: "IP",
+};
+
+/** "3 earlier events from this device, 1 labelled fraud". */
+export function sharedSentence(shared: ReviewItem["shared"][number]): string {
+  const events = `${shared.events} earlier ${shared.events === 1 ? "event" : "events"}`;
+  const fraud = shared.fraud > 0 ? `, ${shared.fraud} labelled fraud` : "";
+  return `${events} from this ${KIND_NAMES[shared.kind]}${fraud}`;
+}
+
+/** How long an item has waited: "12 min", "3 h", "2 d". */
+export function formatAge(createdAt: string, now: number): string {
+  const minutes = Math.max(0, Math.floor((now - Date.parse(createdAt)) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} d`;
+}
+
+/** The sidebar's count: "12", or "9999+" past the cap. */
+export function formatOpenCount(count: { open: number; capped: boolean }): string {
+  return count.capped ? `${count.open}+` : String(count.open);
+}
+
+/** The index j / k move to, kept inside the list. */
+export function step(index: number, by: 1 | -1, length: number): number {
+  if (length === 0) return 0;
+  return Math.min(length - 1, Math.max(0, index + by));
+}
+
+/** Whether a key press belongs to a form field rather than to the queue's shortcuts. */
+export function isTyping(target: EventTarget | null): boolean {
+  const tag = (target as { tagName?: string } | null)?.tagName;
+  return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT";
+}

@@ -1,0 +1,122 @@
+/**
+ * The review queue in real Chromium against the real app: the sidebar's open count, items
+ * oldest first with the identity they share, approve from the keyboard, deny with a note,
+ * a label from the queue, and the page at 375 px.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { screenshot } from "../helpers/browser.ts";
+import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
+import type { Merchant } from "../helpers/merchants.ts";
+import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+
+const BOT = "python-requests/2.31";
+
+describe("review queue in Chromium", () => {
+  let t: TestApp;
+  let merchant: Merchant;
+  let backend: Backend;
+  let browser: ConsoleBrowser["browser"];
+  let page: Page;
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    ({ t, merchant, browser, page } = await openConsole("review-queue@example.com"));
+    backend = await backendOf(t, merchant);
+    await turnOn(merchant, "rule_scraping");
+    for (const [user, email] of [
+      ["u-first", "first@example.com"],
+      ["u-second", "second@example.com"],
+      ["u-third", "third@example.com"],
+    ]) {
+      const answer = await backend.decide({
+        type: "request",
+        user_agent: BOT,
+        device_id: "dev-shared",
+        user_id: user,
+        email,
+      });
+      expect(answer.decision).toBe("review");
+      ids.push(answer.id);
+      t.clock.advance(60_000);
+    }
+    const labelled = await backend.client.json("/api/v1/labels", {
+      body: { subject_kind: "screening", subject_id: ids[0], label: "fraud" },
+    });
+    expect(labelled.status).toBe(200);
+  });
+  afterAll(() => closeConsole({ t, browser }));
+
+  const status = async (id: string | undefined) =>
+    (await t.prisma.screening.findUniqueOrThrow({ where: { id } })).reviewStatus;
+  const card = (id: string | undefined) => page.locator(`li.rv-card[data-id="${id}"]`);
+
+  it("shows the open count and the items oldest first, with what they share", async () => {
+    await page.goto(`${t.baseUrl}/homepage/review`);
+    await page.getByRole("heading", { name: "Review", exact: true }).waitFor();
+    const link = page
+      .getByRole("navigation", { name: "Console" })
+      .getByRole("link", { name: /Review/ });
+    await expect.poll(() => link.innerText()).toMatch(/Review\s*3/);
+    await card(ids[2]).waitFor();
+    expect(
+      await page
+        .locator("li.rv-card")
+        .evaluateAll((cards) => cards.map((c) => c.getAttribute("data-id"))),
+    ).toEqual(ids);
+    expect(await card(ids[2]).innerText()).toContain(
+      "2 earlier events from this device, 1 labelled fraud",
+    );
+    expect(await card(ids[0]).locator("[data-label]").innerText()).toMatch(/^fraud/);
+    await screenshot(page, "review-queue");
+  });
+
+  it("approves with the keyboard, denies with a note, and labels from the queue", async () => {
+    // j moves to the second item; a approves it.
+    await page.locator("h1").click();
+    await page.keyboard.press("j");
+    await expect.poll(() => card(ids[1]).getAttribute("aria-current")).toBe("true");
+    await page.keyboard.press("a");
+    await expect.poll(() => status(ids[1])).toBe("approved");
+    await card(ids[1]).waitFor({ state: "detached" });
+
+    await card(ids[2]).getByLabel("Note").fill("same device as a fraud");
+    await card(ids[2]).getByRole("button", { name: "Deny" }).click();
+    await expect.poll(() => status(ids[2])).toBe("denied");
+    const denied = await t.prisma.screening.findUniqueOrThrow({ where: { id: ids[2] } });
+    expect(denied).toMatchObject({
+      reviewedBy: merchant.email,
+      reviewNote: "same device as a fraud",
+    });
+
+    t.clock.advance(1000);
+    await card(ids[0]).getByRole("button", { name: "Label legitimate" }).click();
+    await expect
+      .poll(() => card(ids[0]).locator("[data-label]").innerText())
+      .toBe(`legitimate (${merchant.email})`);
+    const labels = await t.prisma.label.findMany({
+      where: { subjectId: ids[0] },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(labels.map((l) => [l.label, l.source])).toEqual([
+      ["fraud", "api"],
+      ["legitimate", "person"],
+    ]);
+    const link = page
+      .getByRole("navigation", { name: "Console" })
+      .getByRole("link", { name: /Review/ });
+    await expect.poll(() => link.innerText()).toMatch(/Review\s*1/);
+  });
+
+  it("fits 375 px without sideways scrolling", async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto(`${t.baseUrl}/homepage/review`);
+    await card(ids[0]).waitFor();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(375);
+    await screenshot(page, "review-queue-375");
+    await card(ids[0]).getByRole("button", { name: "Approve" }).click();
+    await page.getByText("Nothing to review.").waitFor();
+  });
+});

@@ -123,6 +123,7 @@ export async function buildApp(
       ratePerMinute: config.screenRateLimit,
     },
     collectPerIpPerMinute: config.collectRateLimit,
+    collectTokensPerKey: config.collectTokensPerKey,
     log: app.log,
     now: options.now ?? (() => new Date()),
   });

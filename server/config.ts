@@ -89,6 +89,12 @@ const ZEnv = z.object({
     .int("must be a whole number")
     .min(1, "must be at least 1")
     .default(60),
+  /** The most signal tokens one publishable key keeps; the oldest go first (decision 013). */
+  COLLECT_TOKENS_PER_KEY: z.coerce
+    .number({ message: "must be a number of tokens" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .default(20_000),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "must be one of fatal, error, warn, info, debug, trace, silent",
@@ -128,6 +134,7 @@ export type Config = {
   screenRateLimit: number;
   /** Browser collects per publishable key and IP per minute, per instance. */
   collectRateLimit: number;
+  collectTokensPerKey: number;
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
   /** LOG_FORMAT: readable lines or JSON; unset, pretty on a terminal and JSON otherwise. */
   logFormat?: "pretty" | "json";
@@ -170,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     screeningRetentionDays: e.SCREENING_RETENTION_DAYS,
     screenRateLimit: e.SCREEN_RATE_LIMIT,
     collectRateLimit: e.COLLECT_RATE_LIMIT,
+    collectTokensPerKey: e.COLLECT_TOKENS_PER_KEY,
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

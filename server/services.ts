@@ -18,6 +18,7 @@ import type { StripeClientFactory } from "./lib/stripe-client.ts";
 import { createAccountsRepository } from "./modules/accounts/accounts.repository.ts";
 import { createApiKeysRepository } from "./modules/api-keys/api-keys.repository.ts";
 import { createApiKeysService } from "./modules/api-keys/api-keys.service.ts";
+import { createKeyTags } from "./modules/api-keys/key-tag.ts";
 import { createAuthRepository } from "./modules/auth/auth.repository.ts";
 import { createAuthService } from "./modules/auth/auth.service.ts";
 import { createSessionService } from "./modules/auth/session.service.ts";
@@ -26,7 +27,7 @@ import { createBacktestService } from "./modules/backtest/backtest.service.ts";
 import { backtestInChildProcess } from "./modules/backtest/backtest-child.ts";
 import { createBlocklistRepository } from "./modules/blocklist/blocklist.repository.ts";
 import { createBlocklistService } from "./modules/blocklist/blocklist.service.ts";
-import { createCollectorService } from "./modules/collector/collector.service.ts";
+import { createCollectorService, TOKENS_PER_KEY } from "./modules/collector/collector.service.ts";
 import { createSignalTokensRepository } from "./modules/collector/signal-tokens.repository.ts";
 import { createDemoService } from "./modules/demo/demo.service.ts";
 import { createHealthRepository } from "./modules/health/health.repository.ts";
@@ -89,6 +90,8 @@ export type ServiceDeps = {
   screening: { retentionDays: number; ratePerMinute: number };
   /** Browser collects per publishable key and IP per minute (default 60). */
   collectPerIpPerMinute?: number;
+  /** Signal tokens kept per publishable key (default TOKENS_PER_KEY). */
+  collectTokensPerKey?: number;
   log: {
     info(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;
@@ -155,6 +158,7 @@ export function createServices(deps: ServiceDeps) {
     repo: createApiKeysRepository(prisma),
     changes,
     now,
+    tags: createKeyTags(encryptor.derive("api-key-tags")),
     ratePerMinute: deps.screening.ratePerMinute,
     log,
     onCreated: () => setImmediate(warmFeatures),
@@ -165,6 +169,7 @@ export function createServices(deps: ServiceDeps) {
     policy,
     now,
     perIpPerMinute: deps.collectPerIpPerMinute ?? 60,
+    tokensPerKey: deps.collectTokensPerKey ?? TOKENS_PER_KEY,
   });
 
   const actionsRepo = createStripeActionsRepository(prisma);

@@ -3,7 +3,7 @@
  * the associated data binds it to its owner and field, so a ciphertext copied to another
  * account or column fails to open.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -17,6 +17,12 @@ export const KEY_FILE = "encryption.key";
 export type Encryptor = {
   seal(plaintext: string, associatedData: string): string;
   open(sealed: string, associatedData: string): string;
+  /**
+   * A 32-byte key of its own for `purpose` (HMAC-SHA256 of the purpose under this key), so
+   * one configured secret yields independent keys for other jobs (API key tags, identity
+   * digests) and every instance sharing ENCRYPTION_KEY derives the same ones.
+   */
+  derive(purpose: string): Buffer;
 };
 
 export class DecryptionError extends Error {}
@@ -24,6 +30,9 @@ export class DecryptionError extends Error {}
 export function createEncryptor(key: Buffer): Encryptor {
   if (key.length !== KEY_BYTES) throw new Error(`encryption key must be ${KEY_BYTES} bytes`);
   return {
+    derive(purpose) {
+      return createHmac("sha256", key).update(`warden:${purpose}`).digest();
+    },
     seal(plaintext, associatedData) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv("aes-256-gcm", key, iv);

@@ -38,6 +38,14 @@ export function createApiKeysRepository(prisma: PrismaClient) {
       });
     },
 
+    /** Every live key (of one account, or of all), as authentication keeps them in memory. */
+    listLive(accountId?: string) {
+      return prisma.apiKey.findMany({
+        where: { revokedAt: null, ...(accountId ? { accountId } : {}) },
+        select: { id: true, accountId: true, kind: true, keyHash: true },
+      });
+    },
+
     /** Whether any merchant holds a live key (then Warden is used for screening). */
     async anyLive(): Promise<boolean> {
       return (

@@ -2,10 +2,15 @@
  * API keys: created with a name (the key is returned once; only its SHA-256 is stored),
  * listed by name and first characters, revoked. A key authenticates a merchant's backend.
  *
- * Authentication runs on every screening, so a key's lookup is kept in memory; revoking a
- * key announces it on the change feed, which drops the account's cached keys here and in
- * every other instance. Each key has a request budget per minute (per instance); past it,
- * 429 with Retry-After. "Last used" is written at most once a minute per key.
+ * Authentication runs on every screening and every collect, and anyone can send a made-up
+ * key, so it never costs a query for one: every live key is held in memory (loaded at first
+ * use, a few bytes a key), and a key that is not there is refused unless its tag proves we
+ * minted it (key-tag.ts: then it may be a key another instance created a moment ago, and one
+ * query looks for it). Creating or revoking a key announces it on the change feed; every
+ * instance reloads that account's keys (LISTEN/NOTIFY on PostgreSQL: milliseconds). Each
+ * key has a request budget per minute (per instance), spent by `spend` only after the
+ * caller's other checks pass; past it, 429 with Retry-After. "Last used" is written at most
+ * once a minute per key.
  */
 import {
   API_KEY_PREFIX,
@@ -15,21 +20,26 @@ import {
   type ApiKeyView,
 } from "../../../shared/schemas/api-keys.ts";
 import type { ChangeFeed } from "../../db/change-feed.ts";
+import { TOPICS } from "../../db/change-topics.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { Caller } from "../../lib/caller.ts";
-import { randomToken, sha256Hex } from "../../lib/tokens.ts";
+import { sha256Hex } from "../../lib/tokens.ts";
 import type { ApiKeysRepository } from "./api-keys.repository.ts";
+import type { KeyTags } from "./key-tag.ts";
 
-export const API_KEYS_TOPIC = "api-keys";
 const START_LENGTH = 12;
 const TOUCH_EVERY_MS = 60_000;
-const CACHE_MS = 60_000;
 const WINDOW_MS = 60_000;
+/** Tagged keys looked up and not found (revoked ones): remembered, bounded, for a while. */
+const MISSING_MAX = 10_000;
+const MISSING_MS = 60_000;
 
 type Deps = {
   repo: ApiKeysRepository;
   changes: ChangeFeed;
   now: () => Date;
+  /** Mints and checks the tag that lets a key be refused without a query. */
+  tags: KeyTags;
   /** Requests per key per minute, per instance. */
   ratePerMinute: number;
   log: { warn(obj: object, msg: string): void };
@@ -37,32 +47,75 @@ type Deps = {
   onCreated?: () => void;
 };
 
-type Known =
-  | { id: string; accountId: string; kind: ApiKeyKind; at: number }
-  | { id: null; at: number };
+type Known = { id: string; accountId: string; kind: ApiKeyKind };
 
-export function createApiKeysService({ repo, changes, now, ratePerMinute, log, onCreated }: Deps) {
-  const byHash = new Map<string, Known>();
+export function createApiKeysService({
+  repo,
+  changes,
+  now,
+  tags,
+  ratePerMinute,
+  log,
+  onCreated,
+}: Deps) {
+  /** Every live key, by SHA-256: the whole table, not a cache, so nothing can evict a key. */
+  const live = new Map<string, Known>();
+  const missing = new Map<string, number>();
   const touched = new Map<string, number>();
   const windows = new Map<string, { start: number; count: number }>();
+  let loaded: Promise<void> | null = null;
+  /** Reloads started, per account ("*" for all): an older reload never overwrites a newer. */
+  const generation = new Map<string, number>();
+
+  function replace(accountId: string | null, rows: (Known & { keyHash: string })[]): void {
+    for (const [hash, known] of live) {
+      if (accountId === null || known.accountId === accountId) live.delete(hash);
+    }
+    for (const { keyHash, ...known } of rows) live.set(keyHash, known);
+    missing.clear();
+  }
+
+  async function reload(accountId: string | null): Promise<void> {
+    const scope = accountId ?? "*";
+    const mine = (generation.get(scope) ?? 0) + 1;
+    generation.set(scope, mine);
+    const rows = await repo.listLive(accountId ?? undefined);
+    if (generation.get(scope) === mine) replace(accountId, rows);
+  }
+
+  function ensureLoaded(): Promise<void> {
+    loaded ??= reload(null).catch((error) => {
+      loaded = null;
+      throw error;
+    });
+    return loaded;
+  }
 
   changes.subscribe(({ topic, accountId }) => {
-    if (topic !== API_KEYS_TOPIC && topic !== "*") return;
-    for (const [hash, known] of byHash) {
-      if (accountId === "*" || known.id === null || known.accountId === accountId)
-        byHash.delete(hash);
-    }
+    if (topic !== TOPICS.apiKeys && topic !== "*") return;
+    if (!loaded) return;
+    reload(accountId === "*" ? null : accountId).catch((error) => {
+      log.warn({ err: error }, "could not reload API keys after a change; reloading all");
+      loaded = null;
+    });
   });
 
-  async function lookup(keyHash: string, at: number): Promise<Known> {
-    const cached = byHash.get(keyHash);
-    if (cached && at - cached.at < CACHE_MS) return cached;
+  async function lookup(key: string, keyHash: string, at: number): Promise<Known | null> {
+    await ensureLoaded();
+    const known = live.get(keyHash);
+    if (known) return known;
+    const kind = kindOf(key);
+    if (!kind || !tags.verify(API_KEY_PREFIX[kind], key)) return null;
+    const seen = missing.get(keyHash);
+    if (seen !== undefined && at - seen < MISSING_MS) return null;
     const row = await repo.findLiveByHash(keyHash);
-    const known: Known = row ? { ...row, at } : { id: null, at };
-    // Bounded: unknown keys are cached too (a flood of made-up keys must not grow it forever).
-    if (byHash.size > 10_000) byHash.clear();
-    byHash.set(keyHash, known);
-    return known;
+    if (row) {
+      live.set(keyHash, row);
+      return row;
+    }
+    if (missing.size >= MISSING_MAX) missing.clear();
+    missing.set(keyHash, at);
+    return null;
   }
 
   function spend(keyId: string, at: number): void {
@@ -79,9 +132,24 @@ export function createApiKeysService({ repo, changes, now, ratePerMinute, log, o
     }
   }
 
+  /** The caller a key stands for, without spending its budget; null: unknown or revoked. */
+  async function identify(key: string): Promise<Caller | null> {
+    if (key.length > 200) return null;
+    const at = now().getTime();
+    const known = await lookup(key, sha256Hex(key), at);
+    if (!known) return null;
+    if (at - (touched.get(known.id) ?? 0) >= TOUCH_EVERY_MS) {
+      touched.set(known.id, at);
+      repo.touch(known.id, new Date(at)).catch((error) => {
+        log.warn({ err: error }, "could not record an API key's last use");
+      });
+    }
+    return { accountId: known.accountId, via: "apiKey", key: { id: known.id, kind: known.kind } };
+  }
+
   return {
     async create(accountId: string, input: Required<ApiKeyCreate>): Promise<ApiKeyCreated> {
-      const key = `${API_KEY_PREFIX[input.kind]}${randomToken(24)}`;
+      const key = tags.mint(API_KEY_PREFIX[input.kind]);
       const row = await repo.create({
         accountId,
         name: input.name,
@@ -89,6 +157,7 @@ export function createApiKeysService({ repo, changes, now, ratePerMinute, log, o
         start: key.slice(0, START_LENGTH),
         keyHash: sha256Hex(key),
       });
+      changes.publish({ topic: TOPICS.apiKeys, accountId });
       onCreated?.();
       return {
         id: row.id,
@@ -117,31 +186,38 @@ export function createApiKeysService({ repo, changes, now, ratePerMinute, log, o
       if (!(await repo.revoke(accountId, id, now()))) {
         throw new AppError("NOT_FOUND", "No such API key.");
       }
-      changes.publish({ topic: API_KEYS_TOPIC, accountId });
+      changes.publish({ topic: TOPICS.apiKeys, accountId });
+    },
+
+    identify,
+
+    /** Spends one request of the key's budget; throws 429 past it. */
+    spend(keyId: string): void {
+      spend(keyId, now().getTime());
     },
 
     /**
-     * The caller a bearer key stands for, or null when it is unknown or revoked. Throws 429
-     * past the key's budget.
+     * The caller a bearer key stands for, or null when it is unknown or revoked, with one
+     * request of its budget spent (429 past it).
      */
     async authenticate(key: string): Promise<Caller | null> {
-      if (key.length > 200) return null;
-      const at = now().getTime();
-      const known = await lookup(sha256Hex(key), at);
-      if (known.id === null) return null;
-      spend(known.id, at);
-      if (at - (touched.get(known.id) ?? 0) >= TOUCH_EVERY_MS) {
-        touched.set(known.id, at);
-        repo.touch(known.id, new Date(at)).catch((error) => {
-          log.warn({ err: error }, "could not record an API key's last use");
-        });
-      }
-      return { accountId: known.accountId, via: "apiKey", key: { id: known.id, kind: known.kind } };
+      const caller = await identify(key);
+      if (caller?.key) spend(caller.key.id, now().getTime());
+      return caller;
     },
+
+    /** Loads the live keys now, so the first request does not wait for them. */
+    warm: ensureLoaded,
   };
 }
 
 export type ApiKeysService = ReturnType<typeof createApiKeysService>;
+
+function kindOf(key: string): ApiKeyKind | null {
+  if (key.startsWith(API_KEY_PREFIX.secret)) return "secret";
+  if (key.startsWith(API_KEY_PREFIX.publishable)) return "publishable";
+  return null;
+}
 
 /** Whether a bearer token is an API key (and not a console session token). */
 export function isApiKey(token: string): boolean {

@@ -3,6 +3,11 @@
  * merchant's allowed origins (rule_referrer_mismatch's list) turn what warden.js sent into a
  * single-use token, valid 10 minutes; the signals stay here, only the token's SHA-256 is
  * stored. Consume: a screening of the same account takes the token's signals once.
+ *
+ * The key is public (it is in the merchant's pages), so every check that costs nothing comes
+ * before any budget is spent: the key, then the Origin, then the browser's own per-minute
+ * budget, and only then the key's. A preflight spends nothing. A key keeps at most
+ * TOKENS_PER_KEY tokens, the oldest evicted first (decision 013).
  */
 import {
   type CollectedSignals,
@@ -17,6 +22,7 @@ import type { Caller } from "../../lib/caller.ts";
 import { randomToken, sha256Hex } from "../../lib/tokens.ts";
 import type { ApiKeysService } from "../api-keys/api-keys.service.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
+import { ipKeys } from "../screening/features/identity.ts";
 import type { SignalTokensRepository } from "./signal-tokens.repository.ts";
 
 const WINDOW_MS = 60_000;
@@ -24,12 +30,18 @@ const TOKEN_SHAPE = /^wdn_sig_[A-Za-z0-9_-]{16,64}$/;
 
 type Deps = {
   repo: SignalTokensRepository;
-  apiKeys: Pick<ApiKeysService, "authenticate">;
+  apiKeys: Pick<ApiKeysService, "identify" | "spend">;
   policy: Pick<PolicyService, "load">;
   now: () => Date;
-  /** Collects per publishable key and browser IP per minute, per instance. */
+  /** Collects per publishable key and browser IP (an IPv6 /64) per minute, per instance. */
   perIpPerMinute: number;
+  /** The most tokens a key keeps (TOKENS_PER_KEY unless configured). */
+  tokensPerKey: number;
 };
+
+/** The most tokens one publishable key keeps (a real page makes one per form submit). */
+export const TOKENS_PER_KEY = 20_000;
+const IP_WINDOWS_MAX = 50_000;
 
 /** A collect's caller and the allowed Origin it came from (null: not allowed). */
 export type Access = { caller: Caller; origin: string | null; sentOrigin: string | null };
@@ -47,13 +59,20 @@ export function originOf(value: string | undefined): string | null {
   }
 }
 
-export function createCollectorService({ repo, apiKeys, policy, now, perIpPerMinute }: Deps) {
+export function createCollectorService({
+  repo,
+  apiKeys,
+  policy,
+  now,
+  perIpPerMinute,
+  tokensPerKey,
+}: Deps) {
   const windows = new Map<string, { start: number; count: number }>();
 
   function spend(bucket: string, at: number): void {
     const window = windows.get(bucket);
     if (!window || at - window.start >= WINDOW_MS) {
-      if (windows.size > 50_000) windows.clear();
+      if (windows.size >= IP_WINDOWS_MAX) sweep(at);
       windows.set(bucket, { start: at, count: 1 });
       return;
     }
@@ -65,12 +84,20 @@ export function createCollectorService({ repo, apiKeys, policy, now, perIpPerMin
     }
   }
 
-  /** The publishable key's caller; 401 without one, 403 for a secret key. */
+  /** Drops finished windows; if every one is still running, starts over (bounded memory). */
+  function sweep(at: number): void {
+    for (const [bucket, window] of windows) {
+      if (at - window.start >= WINDOW_MS) windows.delete(bucket);
+    }
+    if (windows.size >= IP_WINDOWS_MAX) windows.clear();
+  }
+
+  /** The publishable key's caller, no budget spent; 401 without one, 403 for a secret key. */
   async function publishableCaller(key: string | undefined): Promise<Caller> {
     if (!key) {
       throw new AppError("UNAUTHORIZED", "key: a publishable key (wdn_pk_…) is required.");
     }
-    const caller = await apiKeys.authenticate(key);
+    const caller = await apiKeys.identify(key);
     if (!caller?.key) throw new AppError("UNAUTHORIZED", "key: unknown or revoked API key.");
     if (caller.key.kind !== "publishable") {
       throw new AppError(
@@ -116,7 +143,8 @@ export function createCollectorService({ repo, apiKeys, policy, now, perIpPerMin
       }
       const at = now();
       const keyId = access.caller.key?.id ?? "";
-      spend(`${keyId}:${ip}`, at.getTime());
+      spend(`${keyId}:${browserOf(ip)}`, at.getTime());
+      apiKeys.spend(keyId);
       const input = ZCollectInput.parse(parseBody(body));
       const token = `${SIGNALS_TOKEN_PREFIX}${randomToken(24)}`;
       const expiresAt = new Date(at.getTime() + SIGNALS_TOKEN_TTL_MS);
@@ -129,6 +157,7 @@ export function createCollectorService({ repo, apiKeys, policy, now, perIpPerMin
         origin: access.origin,
         collectIp: ip,
         signals: input,
+        keep: tokensPerKey,
       });
       return { token, expires_at: expiresAt.toISOString() };
     },
@@ -156,6 +185,15 @@ export function createCollectorService({ repo, apiKeys, policy, now, perIpPerMin
       return repo.purgeExpired(before);
     },
   };
+}
+
+/** Who one browser is for the per-minute budget: its IPv4 address, or its IPv6 /64. */
+function browserOf(ip: string): string {
+  try {
+    return ipKeys(ip).ip;
+  } catch {
+    return ip;
+  }
 }
 
 /** A text/plain body (what warden.js sends, to skip a CORS preflight) holds JSON. */

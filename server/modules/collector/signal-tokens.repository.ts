@@ -1,6 +1,9 @@
 /** The only code that touches Prisma for the browser collector's signal tokens. */
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 
+/** Evicting a key's oldest tokens past its cap runs on one insert in this many, per key. */
+const EVICT_EVERY = 64;
+
 export type NewSignalToken = {
   accountId: string;
   apiKeyId: string;
@@ -10,12 +13,28 @@ export type NewSignalToken = {
   origin: string;
   collectIp: string;
   signals: Prisma.InputJsonValue;
+  /** Keep at most this many of the key's tokens, the newest. */
+  keep: number;
 };
 
 export function createSignalTokensRepository(prisma: PrismaClient) {
+  const inserts = new Map<string, number>();
   return {
-    async create(data: NewSignalToken): Promise<void> {
+    /**
+     * Stores a token; one insert in EVICT_EVERY per key (and the first) also deletes the key's
+     * tokens past the newest `keep`, through the (apiKeyId, createdAt) index. A key so holds
+     * at most keep + EVICT_EVERY tokens per instance writing them.
+     */
+    async create({ keep, ...data }: NewSignalToken): Promise<void> {
       await prisma.signalToken.create({ data, select: { id: true } });
+      const count = inserts.get(data.apiKeyId) ?? 0;
+      if (inserts.size > 100_000) inserts.clear();
+      inserts.set(data.apiKeyId, count + 1);
+      if (count % EVICT_EVERY !== 0) return;
+      await prisma.$executeRaw`
+        DELETE FROM "SignalToken" WHERE "id" IN (
+          SELECT "id" FROM "SignalToken" WHERE "apiKeyId" = ${data.apiKeyId}
+          ORDER BY "createdAt" DESC OFFSET ${keep})`;
     },
 
     /**

@@ -1,0 +1,171 @@
+/**
+ * Screening never fails open (issue "Screening never fails open"): each way an attacker with
+ * nothing but a merchant's publishable key (or a made-up key) could turn a decision into a
+ * 500, spend another's budget, fill the database or outlive a revocation, tried over real
+ * HTTP. warden/client reads a 5xx as an outage and allows the event, so each of these was a
+ * bypass.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  allowOrigins,
+  collect,
+  humanSignals,
+  publishableKeyOf,
+  SHOP,
+} from "../helpers/collector.ts";
+import { DB_KINDS } from "../helpers/databases.ts";
+import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
+import { backendOf, turnOn } from "../helpers/screening.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+
+/** An address the offline data places in Great Britain. */
+const GB_IP = "81.2.69.142";
+
+describe.each(DB_KINDS)("screening never fails open (%s)", (kind) => {
+  let t: TestApp;
+  let merchant: Merchant;
+  const stored = () => t.prisma.screening.count({ where: { accountId: merchant.accountId } });
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, {
+      env: { SCREEN_RATE_LIMIT: "8", COLLECT_RATE_LIMIT: "5", COLLECT_TOKENS_PER_KEY: "40" },
+    });
+    merchant = await signedInMerchant(t, `never-fails-open-${kind}@example.com`);
+    await turnOn(merchant, "rule_timezone_mismatch");
+    await allowOrigins(merchant, [SHOP]);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it.each(["constructor", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf"])(
+    "judges a timezone named %s with an IP that has a country (was a 500)",
+    async (timezone) => {
+      const backend = await backendOf(t, merchant, timezone);
+      const before = await stored();
+      const res = await backend.screen({ type: "signup", ip: GB_IP, timezone });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.decision).toBe("allow");
+      expect(await stored()).toBe(before + 1);
+    },
+  );
+
+  it.each([
+    ["email", { email: "jane\u0000@example.com" }],
+    ["promo_code", { promo_code: "LAUNCH\u000050" }],
+    ["user_id", { user_id: "u_\ud800" }],
+    ["device_id", { device_id: "\udc00device" }],
+  ])(
+    "refuses %s that the database cannot store with a 400 naming it (was a 500)",
+    async (field, body) => {
+      const backend = await backendOf(t, merchant, field);
+      const before = await stored();
+      const res = await backend.screen({ type: "signup", ...body });
+      expect(res.status).toBe(400);
+      expect(res.body.error?.message).toBe(
+        `${field}: must not contain NUL characters or unpaired surrogates`,
+      );
+      expect(await stored()).toBe(before);
+    },
+  );
+
+  it("refuses a collect URL that the database cannot store with a 400 naming it (was a 500)", async () => {
+    const key = await publishableKeyOf(merchant, "nul");
+    const res = await collect(t, key.key, humanSignals({ referrer: "https://a.example/\ud800" }));
+    expect(res.status).toBe(400);
+    expect(res.body.error?.message).toBe(
+      "referrer: must not contain NUL characters or unpaired surrogates",
+    );
+    expect(await t.prisma.signalToken.count({ where: { apiKeyId: key.id } })).toBe(0);
+  });
+
+  it("spends no key budget on preflights or on collects from an origin not allowed", async () => {
+    const key = (await publishableKeyOf(merchant, "budget")).key;
+    // The key's budget is 8 a minute (SCREEN_RATE_LIMIT): an attacker sends far more.
+    for (let i = 0; i < 20; i++) {
+      const preflight = await fetch(`${t.baseUrl}/api/v1/collect?key=${key}`, {
+        method: "OPTIONS",
+        headers: { origin: SHOP, "access-control-request-method": "POST" },
+      });
+      expect(preflight.status).toBe(204);
+      const foreign = await collect(t, key, humanSignals(), { origin: "https://evil.example" });
+      expect(foreign.status).toBe(403);
+    }
+    const real = await collect(t, key, humanSignals());
+    expect(real.status, JSON.stringify(real.body)).toBe(200);
+  });
+
+  it("keeps at most the configured number of tokens per key, the newest", async () => {
+    const key = await publishableKeyOf(merchant, "cap");
+    // Every collect comes from 127.0.0.1, 5 a minute: the clock moves a minute every 4 so the
+    // browser's and the key's budgets refill.
+    let newest = "";
+    for (let i = 0; i < 140; i++) {
+      if (i % 4 === 0) t.clock.advance(61_000);
+      const res = await collect(t, key.key, humanSignals());
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      newest = res.body.token;
+    }
+    const kept = await t.prisma.signalToken.count({ where: { apiKeyId: key.id } });
+    // 40 kept, plus at most 64 written between two evictions.
+    expect(kept).toBeGreaterThanOrEqual(40);
+    expect(kept).toBeLessThanOrEqual(40 + 64);
+    const backend = await backendOf(t, merchant, "cap");
+    const screened = await backend.screen({ type: "signup", signals: newest });
+    expect(screened.body.signals).toBe("accepted");
+  });
+
+  it("answers a random key, or a revoked one, with 401 and a real key still works", async () => {
+    const backend = await backendOf(t, merchant, "revoked");
+    for (const made of [
+      `wdn_sk_${randomBytes(20).toString("hex").slice(0, 40)}`,
+      `wdn_sk_${"a".repeat(39)}`,
+      "wdn_sk_constructor",
+    ]) {
+      const res = await fetch(`${t.baseUrl}/api/v1/screen`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${made}`, "content-type": "application/json" },
+        body: JSON.stringify({ type: "signup" }),
+      });
+      expect(res.status).toBe(401);
+    }
+    expect((await backend.screen({ type: "signup" })).status).toBe(200);
+    const revoke = await merchant.api.json(`/api/api-keys/${backend.keyId}`, { method: "DELETE" });
+    expect(revoke.status).toBe(204);
+    expect((await backend.screen({ type: "signup" })).status).toBe(401);
+  });
+});
+
+describe.runIf(DB_KINDS.includes("postgres"))("API keys across two instances (postgres)", () => {
+  let a: TestApp;
+  let b: TestApp;
+  const env = { ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64") };
+
+  beforeAll(async () => {
+    a = await startTestApp("postgres", { env });
+    // A second instance on the same database, with its own LISTEN connection.
+    b = await startTestApp("postgres", { env, database: a.database });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it("takes a key created on one instance at once on the other, and refuses it within 2 s of its revocation there", async () => {
+    const merchant = await signedInMerchant(a, "two-instances@example.com");
+    const backend = await backendOf(a, merchant);
+    const onB = (key: string) =>
+      fetch(`${b.baseUrl}/api/v1/screen`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ type: "signup" }),
+      }).then((res) => res.status);
+    expect(await onB(backend.key)).toBe(200);
+    const revoke = await merchant.api.json(`/api/api-keys/${backend.keyId}`, { method: "DELETE" });
+    expect(revoke.status).toBe(204);
+    const revokedAt = Date.now();
+    await expect.poll(() => onB(backend.key), { timeout: 2000, interval: 20 }).toBe(401);
+    console.log(`revocation reached the other instance in ${Date.now() - revokedAt} ms`);
+  });
+});

@@ -72,11 +72,13 @@ describe("rule_promo_abuse", () => {
     { by: { email: 0, device: 0, card: 0 }, message: null },
     {
       by: { email: 1, device: 0, card: 0 },
-      message: "promo code WELCOME already redeemed by this email",
+      message:
+        "promo code WELCOME already redeemed by this email: 1 earlier redemption (limit: once per email, device or card)",
     },
     {
       by: { email: 0, device: 0, card: 1 },
-      message: "promo code WELCOME already redeemed by this card",
+      message:
+        "promo code WELCOME already redeemed by this card: 1 earlier redemption (limit: once per email, device or card)",
     },
   ])("redemption, earlier by $by → $message", ({ by, message }) => {
     const finding = promoAbuse.check(
@@ -91,11 +93,13 @@ describe("rule_promo_abuse", () => {
     { shares: { device: 0, ip: 0, card: 0, email: 0 }, message: null },
     {
       shares: { device: 1, ip: 0, card: 0, email: 0 },
-      message: "self-referral: referrer u_9 shares this device",
+      message:
+        "self-referral: referrer u_9 shares this device: seen on 1 of the referrer's events (limit: none shared)",
     },
     {
       shares: { device: 0, ip: 2, card: 0, email: 0 },
-      message: "self-referral: referrer u_9 shares this ip",
+      message:
+        "self-referral: referrer u_9 shares this ip: seen on 2 of the referrer's events (limit: none shared)",
     },
   ])("referral sharing $shares → $message", ({ shares, message }) => {
     const finding = promoAbuse.check(

@@ -15,9 +15,10 @@ export const promoAbuse: Rule = {
       const by = features.counts.promoRedeemedBy;
       for (const identity of ["email", "device", "card"] as const) {
         if (by[identity] > 0) {
+          const earlier = by[identity];
           return {
-            message: `promo code ${subject.promoCode} already redeemed by this ${identity}`,
-            observed: by[identity] + 1,
+            message: `promo code ${subject.promoCode} already redeemed by this ${identity}: ${earlier} earlier redemption${earlier === 1 ? "" : "s"} (limit: once per email, device or card)`,
+            observed: earlier + 1,
             limit: 1,
           };
         }
@@ -27,8 +28,9 @@ export const promoAbuse: Rule = {
       const shares = features.counts.referrerShares;
       for (const identity of ["device", "card", "email", "ip"] as const) {
         if (shares[identity] > 0) {
+          const seen = shares[identity];
           return {
-            message: `self-referral: referrer ${subject.referrerUserId} shares this ${identity}`,
+            message: `self-referral: referrer ${subject.referrerUserId} shares this ${identity}: seen on ${seen} of the referrer's events (limit: none shared)`,
             observed: identity,
             limit: null,
           };

@@ -29,7 +29,9 @@ export const scraping: Rule = {
     }
     if (settings.review_bots && (!subject.userAgent || features.bot)) {
       return {
-        message: subject.userAgent ? "user agent is a known bot" : "no user agent",
+        message: subject.userAgent
+          ? `user agent is a known bot (isbot's list): ${subject.userAgent.slice(0, 60)}`
+          : "no user agent: browsers always send one",
         observed: subject.userAgent ?? null,
         limit: null,
         review: true,
@@ -37,7 +39,7 @@ export const scraping: Rule = {
     }
     if (settings.review_hosting && features.geo?.hosting) {
       return {
-        message: `IP ${subject.ip} belongs to a hosting provider (AS${features.geo.asn})`,
+        message: `IP ${subject.ip} belongs to a hosting provider (AS${features.geo.asn}) on Warden's list of hosting networks`,
         observed: features.geo.asn,
         limit: null,
         review: true,

@@ -214,8 +214,12 @@ describe("rule_scraping (default 120 requests a minute)", () => {
   });
 
   it.each([
-    { userAgent: null, bot: false, message: "no user agent" },
-    { userAgent: "Googlebot/2.1", bot: true, message: "user agent is a known bot" },
+    { userAgent: null, bot: false, message: "no user agent: browsers always send one" },
+    {
+      userAgent: "Googlebot/2.1",
+      bot: true,
+      message: "user agent is a known bot (isbot's list): Googlebot/2.1",
+    },
     { userAgent: "Mozilla/5.0 Safari", bot: false, message: null },
   ])("user agent $userAgent → review: $message", ({ userAgent, bot, message }) => {
     const finding = scraping.check(event({ userAgent }), on, eventFeatures({ bot }));

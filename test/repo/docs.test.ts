@@ -92,6 +92,15 @@ describe.each(docs)("%s", (doc) => {
   });
 });
 
+it("documents every environment variable server/config.ts reads in docs/configuration.md", () => {
+  const config = readFileSync(join(root, "server/config.ts"), "utf8");
+  const zEnv = config.slice(config.indexOf("const ZEnv"), config.indexOf("export type Config"));
+  const names = [...zEnv.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1] ?? "");
+  expect(names).toContain("PORT");
+  const documented = readFileSync(join(root, "docs/configuration.md"), "utf8");
+  expect(names.filter((name) => !documented.includes(`| \`${name}\` |`))).toEqual([]);
+});
+
 it("finds what it checks (README and docs name paths and link to docs)", () => {
   const all = docs.map(mentions);
   expect(all.flatMap((m) => m.paths).length).toBeGreaterThan(30);

@@ -16,6 +16,8 @@ import type { Mailer } from "./lib/mailer.ts";
 import { createMetrics, type PoolStats } from "./lib/metrics.ts";
 import type { StripeClientFactory } from "./lib/stripe-client.ts";
 import { createAccountsRepository } from "./modules/accounts/accounts.repository.ts";
+import { createAllowListRepository } from "./modules/allowlist/allowlist.repository.ts";
+import { createAllowListService } from "./modules/allowlist/allowlist.service.ts";
 import { createApiKeysRepository } from "./modules/api-keys/api-keys.repository.ts";
 import { createApiKeysService } from "./modules/api-keys/api-keys.service.ts";
 import { createKeyTags } from "./modules/api-keys/key-tag.ts";
@@ -152,7 +154,20 @@ export function createServices(deps: ServiceDeps) {
     templates,
     onChange: onPolicyChange,
   });
-  const policy = createPolicyService({ rules, templates, blocklist, ruleSettings, changes, now });
+  const allowList = createAllowListService({
+    repo: createAllowListRepository(prisma),
+    now,
+    onChange: onPolicyChange,
+  });
+  const policy = createPolicyService({
+    rules,
+    templates,
+    blocklist,
+    ruleSettings,
+    allowList,
+    changes,
+    now,
+  });
 
   const apiKeys = createApiKeysService({
     repo: createApiKeysRepository(prisma),
@@ -197,7 +212,18 @@ export function createServices(deps: ServiceDeps) {
     log,
   });
   const labels = createLabelsService({ repo: createLabelsRepository(prisma), now });
-  const review = createReviewService({ repo: createReviewRepository(prisma), labels, now });
+  const review = createReviewService({
+    repo: createReviewRepository(prisma),
+    labels,
+    now,
+    // "Always allow this user": the user id, else the email, goes on the allow list.
+    onSettled: async (accountId, settled, { alwaysAllow, by }) => {
+      const value = settled.userId ?? settled.email;
+      if (!alwaysAllow || !value) return;
+      const kind = settled.userId ? "user_id" : "email";
+      await allowList.add(accountId, { kind, value, note: "approved in review" }, by);
+    },
+  });
   const stripeIngest = createStripeIngestService({
     repo: stripeEvents,
     policy,
@@ -226,6 +252,7 @@ export function createServices(deps: ServiceDeps) {
     stripeActions,
     labels,
     review,
+    allowList,
     stripeWebhooks: createStripeWebhooksService({
       repo: stripeEvents,
       credentials: settings,

@@ -3,8 +3,10 @@
  * every kind of subject. No I/O: the caller loads the policy and features and acts on the
  * answer. Block wins over review, review over allow. A rule that is off, does not judge this
  * kind of subject, or lacks its inputs, abstains; a rule in monitor mode is reported in
- * `monitored` and never changes the decision.
+ * `monitored` and never changes the decision. An allow-list entry the subject carries turns
+ * the answer into allow (allow-list.ts), unless the block list names the same value.
  */
+import { allowedBy } from "./allow-list.ts";
 import { cardReuse } from "./rules/card-reuse.ts";
 import { countryBlocked } from "./rules/country-blocked.ts";
 import { deviceReuse } from "./rules/device-reuse.ts";
@@ -85,6 +87,17 @@ export function evaluate(subject: Subject, policy: Policy, features: Features): 
           100,
           reasons.reduce((sum, reason) => sum + WEIGHT[reason.action], 0),
         );
+  // An allow-list entry beats every rule; the block list's own entries are checked inside.
+  const allowed = reasons.length > 0 ? allowedBy(subject, policy, features) : null;
+  if (allowed) {
+    return {
+      decision: "allow",
+      score,
+      reasons: [],
+      monitored: [...reasons, ...monitored],
+      allowed,
+    };
+  }
   return { decision: decisionOf(reasons), score, reasons, monitored };
 }
 

@@ -2,6 +2,7 @@
  * The engine's vocabulary: what it judges (a subject), with what (a policy and features), and
  * what it answers (a decision with reasons). Plain data only, so every rule is a pure function.
  */
+import type { AllowKind } from "../../shared/schemas/allow-list.ts";
 import type { Blocklist } from "../../shared/schemas/blocklist.ts";
 import type { RuleSettings } from "../../shared/schemas/rule-settings.ts";
 import type { RuleKey, Rules } from "../../shared/schemas/rules.ts";
@@ -65,7 +66,23 @@ export type Policy = {
   enabled: Record<RuleKey, boolean>;
   /** Each rule's action, mode and parameters: defaults, then templates, then the merchant's. */
   settings: RuleSettings;
+  /** Allow-list entries in force (none when absent). */
+  allowList?: readonly AllowListEntry[];
 };
+
+/** A value the merchant trusts, as the policy carries it. */
+export type AllowListEntry = {
+  kind: AllowKind;
+  /** Emails and domains lowercase; ip_cidr an address or a CIDR range. */
+  value: string;
+  addedBy: string;
+  /** ISO 8601. */
+  addedAt: string;
+  expiresAt: string | null;
+};
+
+/** The allow-list entry that decided an event, with the sentence the merchant sees. */
+export type Allowed = { kind: AllowKind; value: string; message: string };
 
 /** How often an identity was seen before this event, over the windows the policy names. */
 export type Counts = {
@@ -136,6 +153,11 @@ export type Evaluation = {
   reasons: Reason[];
   /** Rules in monitor mode that would have fired. They never change the decision. */
   monitored: Reason[];
+  /**
+   * Set when an allow-list entry decided: the decision is allow, and what the live rules
+   * found moves to `monitored` (they would have fired).
+   */
+  allowed?: Allowed;
 };
 
 /** One rule: which subjects it judges and a pure check. */

@@ -4,6 +4,7 @@
  * rely on these names. Input is snake_case and strict (an unknown key is a 400 naming it).
  */
 import { z } from "zod";
+import { ALLOW_KINDS } from "./allow-list.ts";
 import { SIGNALS_STATUSES } from "./collect.ts";
 import { RULE_KEYS } from "./rules.ts";
 import { storableString } from "./storable.ts";
@@ -101,6 +102,13 @@ export const ZScreenResult = z.object({
   signals: z.enum(SIGNALS_STATUSES).optional(),
   /** Only when some feature could not be computed: the rules that needed it abstained. */
   unavailable: z.array(ZUnavailable).optional(),
+  /**
+   * Only when an allow-list entry decided: which one, and a sentence such as "allowed: user
+   * id on allow list, added by … on …". What the rules found is then in `monitored`.
+   */
+  allowed: z
+    .object({ kind: z.enum(ALLOW_KINDS), value: z.string(), message: z.string() })
+    .optional(),
 });
 export type ScreenResult = z.infer<typeof ZScreenResult>;
 

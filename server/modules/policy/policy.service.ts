@@ -1,12 +1,13 @@
 /**
  * Everything the engine needs for an account, loaded in one place: the policy (rule flags,
- * templates, each rule's settings, block list, combined by effectiveRules) and the features
+ * templates, each rule's settings, block list and allow list, combined by effectiveRules) and the features
  * that do not depend on the event (the disposable-domain set, built once).
  *
  * The policy is read on every Stripe event and every screening, so it is kept in memory per
  * account and dropped when the change feed says the account's settings changed (in this
  * process at once, in other instances through PostgreSQL's NOTIFY). A load that overlaps a
- * change is not kept, and a copy older than `maxAgeMs` is reloaded in case a change was lost.
+ * change is not kept, and a copy older than `maxAgeMs` is reloaded in case a change was lost
+ * (or sooner, when an allow-list entry expires).
  */
 import { disposableEmailBlocklistSet } from "disposable-email-domains-js";
 import { effectiveRules } from "../../../shared/catalog/effective-rules.ts";
@@ -16,7 +17,7 @@ import type { Rules } from "../../../shared/schemas/rules.ts";
 import type { Templates } from "../../../shared/schemas/templates.ts";
 import type { ChangeFeed } from "../../db/change-feed.ts";
 import { TOPICS } from "../../db/change-topics.ts";
-import type { Features, Policy } from "../../engine/types.ts";
+import type { AllowListEntry, Features, Policy } from "../../engine/types.ts";
 
 type Source<T> = { get(accountId: string): Promise<T> };
 
@@ -26,6 +27,8 @@ type Deps = {
   blocklist: Source<Blocklist>;
   /** The merchant's own rule settings (only what they changed). */
   ruleSettings: { overrides(accountId: string): Promise<RuleSettingsUpdate> };
+  /** Allow-list entries in force now (expired ones are not loaded). */
+  allowList?: { active(accountId: string): Promise<AllowListEntry[]> };
   changes: ChangeFeed;
   now: () => Date;
   maxAgeMs?: number;
@@ -45,11 +48,12 @@ export function createPolicyService({
   templates,
   blocklist,
   ruleSettings,
+  allowList,
   changes,
   now,
   maxAgeMs = 60_000,
 }: Deps) {
-  const cache = new Map<string, { policy: Policy; loadedAt: number }>();
+  const cache = new Map<string, { policy: Policy; validUntil: number }>();
   /** Bumped on every change, so a load that started before it is not cached. */
   let generation = 0;
 
@@ -61,24 +65,35 @@ export function createPolicyService({
   });
 
   async function read(accountId: string): Promise<Policy> {
-    const [r, t, b, own] = await Promise.all([
+    const [r, t, b, own, allowed] = await Promise.all([
       rules.get(accountId),
       templates.get(accountId),
       blocklist.get(accountId),
       ruleSettings.overrides(accountId),
+      allowList?.active(accountId) ?? [],
     ]);
     const { enabled, settings } = effectiveRules(r, t, own);
-    return { rules: r, templates: t, blocklist: b, enabled, settings };
+    return { rules: r, templates: t, blocklist: b, enabled, settings, allowList: allowed };
+  }
+
+  /** Until when a policy loaded at `at` may be used: the age limit, or an entry's expiry. */
+  function validUntil(policy: Policy, at: number): number {
+    let until = at + maxAgeMs;
+    for (const entry of policy.allowList ?? []) {
+      if (entry.expiresAt) until = Math.min(until, Date.parse(entry.expiresAt));
+    }
+    return until;
   }
 
   return {
     async load(accountId: string): Promise<Policy> {
       const cached = cache.get(accountId);
       const at = now().getTime();
-      if (cached && at - cached.loadedAt < maxAgeMs) return cached.policy;
+      if (cached && at < cached.validUntil) return cached.policy;
       const started = generation;
       const policy = await read(accountId);
-      if (generation === started) cache.set(accountId, { policy, loadedAt: at });
+      if (generation === started)
+        cache.set(accountId, { policy, validUntil: validUntil(policy, at) });
       return policy;
     },
 

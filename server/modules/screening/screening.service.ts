@@ -92,6 +92,7 @@ export function createScreeningService({ repo, policy, now, signals, observe }: 
         took_ms: Math.round(tookMs * 100) / 100,
         ...(collected ? { signals: collected.status } : {}),
         ...(unavailable.length > 0 ? { unavailable } : {}),
+        ...(evaluation.allowed ? { allowed: evaluation.allowed } : {}),
       };
     },
   };

@@ -1,3 +1,4 @@
+import { allowListRouter } from "./allow-list.router.ts";
 import { apiKeysRouter } from "./api-keys.router.ts";
 import { authRouter } from "./auth.router.ts";
 import { backtestRouter } from "./backtest.router.ts";
@@ -32,6 +33,7 @@ export const appRouter = router({
   labelsApi: labelsApiRouter,
   review: reviewRouter,
   screeningsApi: screeningsApiRouter,
+  allowList: allowListRouter,
 });
 
 export type AppRouter = typeof appRouter;

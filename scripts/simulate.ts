@@ -11,23 +11,31 @@
  *   --db embedded | postgres    (postgres: a throwaway database on DATABASE_URL / TEST_DATABASE_URL)
  *   --url http://127.0.0.1:3000 --data-dir <its DATA_DIR>   (a running Warden; wall clock: compressed time)
  *   --attack-share 0.25   --share name=weight,name=weight   --out bench/results/simulate-<seed>.json (default)
+ *   --ci-baseline   run CI's small mix (seed, events, hours from docs/detection-baseline.json,
+ *                   every template then every rule) and record its figures there for the int test
  *
  * Warden started here gets a simulated clock (buildApp's `now`, as tests use): the 1-minute to
  * 30-day windows see simulated time. Only 127.0.0.1 is contacted.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { cleanup, ROOT } from "./lib/bench-process.ts";
 import { flags, progressBar } from "./lib/progress.ts";
+import { type Baseline, recordedOf } from "./lib/sim/baseline.ts";
 import { populationTable, ruleTable, summaryTable } from "./lib/sim/report.ts";
 import { configurationsOf, simulate } from "./lib/sim/run.ts";
 import { remoteWarden, startWarden } from "./lib/sim/warden.ts";
 
-const args = flags();
-const seed = Number(args.seed ?? 22);
-const events = Number(args.events ?? 2500);
-const hours = Number(args.hours ?? 1);
+const argv = process.argv.slice(2);
+// A switch without a value: taken out before the --name value pairs are read.
+const ciBaseline = argv.includes("--ci-baseline");
+const args = flags(argv.filter((arg) => arg !== "--ci-baseline"));
+const BASELINE = `${ROOT}/docs/detection-baseline.json`;
+const recorded = ciBaseline ? (JSON.parse(await readFile(BASELINE, "utf8")) as Baseline) : null;
+const seed = Number(args.seed ?? recorded?.ci.seed ?? 22);
+const events = Number(args.events ?? recorded?.ci.events ?? 2500);
+const hours = Number(args.hours ?? recorded?.ci.hours ?? 1);
 const db = (args.db ?? "embedded") as "embedded" | "postgres";
 const out = args.out ?? `bench/results/simulate-${seed}.json`;
 const shares = Object.fromEntries(
@@ -50,7 +58,7 @@ async function main() {
   const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT })
     .toString()
     .trim();
-  const configs = configurationsOf(args.template ?? "each");
+  const configs = configurationsOf(ciBaseline ? "each" : (args.template ?? "each"));
   const warden = args.url
     ? remoteWarden(args.url, args["data-dir"] as string)
     : await startWarden(db);
@@ -84,6 +92,18 @@ async function main() {
     `${JSON.stringify({ seed, events, hours, db: args.url ? "url" : db, commit, command, figures }, null, 2)}\n`,
   );
   console.error(`\nreport: ${out}`);
+  if (recorded) {
+    recorded.ci = {
+      ...recorded.ci,
+      seed,
+      events,
+      hours,
+      commit,
+      figures: Object.fromEntries(figures.map((f) => [f.name, recordedOf(f)])),
+    } as Baseline["ci"];
+    await writeFile(BASELINE, `${JSON.stringify(recorded, null, 2)}\n`);
+    console.error(`recorded in ${BASELINE}`);
+  }
   await warden.close();
 }
 

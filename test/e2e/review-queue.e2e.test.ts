@@ -116,7 +116,31 @@ describe("review queue in Chromium", () => {
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(375);
     await screenshot(page, "review-queue-375");
+    await card(ids[0]).getByLabel("Always allow this user").check();
     await card(ids[0]).getByRole("button", { name: "Approve" }).click();
     await page.getByText("Nothing to review.").waitFor();
+  });
+
+  it("lists the user approved with always allow beside the block lists, and lets them through", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${t.baseUrl}/homepage/block-lists`);
+    const allowed = page.getByRole("list", { name: "Allowed values" });
+    await allowed.getByText("u-first").waitFor();
+    expect(await allowed.innerText()).toContain(`added by ${merchant.email}`);
+    const answer = await backend.decide({ type: "request", user_agent: BOT, user_id: "u-first" });
+    expect(answer).toMatchObject({
+      decision: "allow",
+      allowed: { kind: "user_id", value: "u-first" },
+    });
+
+    const form = page.getByRole("form", { name: "Add to the allow list" });
+    await form.getByLabel("Kind").selectOption("ip_cidr");
+    await form.getByLabel("Value").fill("203.0.113.0/33");
+    await form.getByRole("button", { name: "Allow" }).click();
+    await page.getByText("must be an IP address or a CIDR range").waitFor();
+    await form.getByLabel("Value").fill("203.0.113.0/24");
+    await form.getByRole("button", { name: "Allow" }).click();
+    await allowed.getByText("203.0.113.0/24").waitFor();
+    await screenshot(page, "allow-list");
   });
 });

@@ -12,6 +12,7 @@ import { LoadError, SaveStatus } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { useAutosave } from "../../lib/use-autosave.ts";
+import { AllowListSection } from "./allow-list-section.tsx";
 import "../../components/console.css";
 
 export default function BlockListsPage() {
@@ -20,6 +21,7 @@ export default function BlockListsPage() {
       <h1>Blocklists</h1>
       <p className="config-note">{MESSAGES.blocklistNote}</p>
       <BlocklistEditor />
+      <AllowListSection />
     </SignedIn>
   );
 }

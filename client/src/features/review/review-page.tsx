@@ -44,6 +44,7 @@ function Queue() {
   const [filters, setFilters] = useState<ReviewFilters>({});
   const [selected, setSelected] = useState(0);
   const [notes, setNotes] = useState<Record<string, string>>({});
+  const [alwaysAllow, setAlwaysAllow] = useState<Record<string, boolean>>({});
   const [error, setError] = useState<string | null>(null);
   const invalidate = useInvalidateQueue();
   const list = useInfiniteQuery(
@@ -65,9 +66,14 @@ function Queue() {
   const decide = useCallback(
     (item: ReviewItem | undefined, decision: "approve" | "deny") => {
       if (!item || settle.isPending) return;
-      settle.mutate({ id: item.id, decision, note: notes[item.id] || undefined });
+      settle.mutate({
+        id: item.id,
+        decision,
+        note: notes[item.id] || undefined,
+        always_allow: decision === "approve" && alwaysAllow[item.id] ? true : undefined,
+      });
     },
-    [settle, notes],
+    [settle, notes, alwaysAllow],
   );
 
   const current = Math.min(selected, Math.max(0, items.length - 1));
@@ -131,6 +137,8 @@ function Queue() {
                 selected={index === current}
                 note={notes[item.id] ?? ""}
                 onNote={(note) => setNotes((n) => ({ ...n, [item.id]: note }))}
+                alwaysAllow={alwaysAllow[item.id] ?? false}
+                onAlwaysAllow={(on) => setAlwaysAllow((a) => ({ ...a, [item.id]: on }))}
                 onSelect={() => setSelected(index)}
                 onDecide={(decision) => decide(item, decision)}
                 busy={settle.isPending}
@@ -261,6 +269,8 @@ function ReviewCard(props: {
   selected: boolean;
   note: string;
   busy: boolean;
+  alwaysAllow: boolean;
+  onAlwaysAllow(on: boolean): void;
   onNote(note: string): void;
   onSelect(): void;
   onDecide(decision: "approve" | "deny"): void;
@@ -307,6 +317,16 @@ function ReviewCard(props: {
           maxLength={500}
           onChange={(e) => props.onNote(e.target.value)}
         />
+        {(item.user_id || item.email) && (
+          <label className="rv-always">
+            <input
+              type="checkbox"
+              checked={props.alwaysAllow}
+              onChange={(e) => props.onAlwaysAllow(e.target.checked)}
+            />
+            Always allow this user
+          </label>
+        )}
         <button type="button" disabled={props.busy} onClick={() => props.onDecide("approve")}>
           Approve
         </button>

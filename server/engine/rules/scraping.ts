@@ -1,10 +1,15 @@
 /**
  * rule_scraping: more than N `request` events a minute from one IP or device → block; a
- * user agent that isbot recognises, or none at all, and (when asked) an IP of a hosting
- * provider → review.
+ * user agent that isbot recognises, or none at all → review; and (when asked) an IP of a
+ * hosting provider → review, if nothing shows a browser (no device id, no collector signals)
+ * or its requests come at a machine's pace (over N/6 a minute). A person on a commercial VPN
+ * browses from a hosting network too (npm run simulate: every VPN user was reviewed).
  */
 import type { Rule } from "../types.ts";
 import { ordinal } from "../words.ts";
+
+/** From a hosting network, a sixth of the per-minute limit (10 at 60) is already a machine's pace. */
+export const HOSTING_PACE_DIVISOR = 6;
 
 export const scraping: Rule = {
   key: "rule_scraping",
@@ -38,12 +43,27 @@ export const scraping: Rule = {
       };
     }
     if (settings.review_hosting && features.geo?.hosting) {
-      return {
-        message: `IP ${subject.ip} belongs to a hosting provider (AS${features.geo.asn}) on Warden's list of hosting networks`,
-        observed: features.geo.asn,
-        limit: null,
-        review: true,
-      };
+      const hosting = `IP ${subject.ip} belongs to a hosting provider (AS${features.geo.asn}) on Warden's list of hosting networks`;
+      // People use VPNs on hosting networks too: what gives a machine away is no browser
+      // (no device id, no collector signals) or a pace no reader keeps.
+      const paceLimit = Math.max(1, Math.floor(limit / HOSTING_PACE_DIVISOR));
+      const pace = recent ? Math.max(recent.ip, recent.device) + 1 : 0;
+      if (subject.type === "request" && subject.deviceId && pace > paceLimit) {
+        return {
+          message: `${hosting}, and ${pace} requests from it in 1 min (limit ${paceLimit} from a hosting network)`,
+          observed: pace,
+          limit: paceLimit,
+          review: true,
+        };
+      }
+      if (!subject.deviceId && !subject.browser) {
+        return {
+          message: `${hosting}, with no browser signals (no device id, no collector token)`,
+          observed: features.geo.asn,
+          limit: null,
+          review: true,
+        };
+      }
     }
     return null;
   },

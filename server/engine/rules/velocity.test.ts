@@ -229,9 +229,12 @@ describe("rule_scraping (default 120 requests a minute)", () => {
 
   it("reviews hosting providers' IPs only when asked (Stealth Scraper Deterrent)", () => {
     const cloud = eventFeatures({ geo: { country: "US", asn: 16509, hosting: true } });
-    expect(scraping.check(event(), on, cloud)).toBeNull();
+    const script = event({ deviceId: null, browser: null });
+    expect(scraping.check(script, on, cloud)).toBeNull();
     const deterrent = policy({}, {}, {}, { template_stealth_scraper_deterrent: true });
-    expect(scraping.check(event(), deterrent, cloud)).toMatchObject({
+    expect(scraping.check(script, deterrent, cloud)).toMatchObject({
+      message:
+        "IP 203.0.113.7 belongs to a hosting provider (AS16509) on Warden's list of hosting networks, with no browser signals (no device id, no collector token)",
       observed: 16509,
       review: true,
     });
@@ -241,5 +244,47 @@ describe("rule_scraping (default 120 requests a minute)", () => {
     expect(scraping.check(request, deterrent, sixtyFirst)?.message).toBe(
       "61st request from 203.0.113.7 in 1 min (limit 60)",
     );
+  });
+});
+
+/** Populations of `npm run simulate` on hosting networks: people on VPNs, and machines. */
+describe("rule_scraping (Stealth Scraper Deterrent) on hosting networks", () => {
+  const deterrent = policy({}, {}, {}, { template_stealth_scraper_deterrent: true });
+  const vpn = { country: "RO", asn: 9009, hosting: true }; // M247
+  const request = event({ type: "request", ip: "193.176.84.23", deviceId: "wd1_reader" });
+  it.each([
+    {
+      population: "consumer_vpn: a person reading a page a minute through a VPN",
+      subject: request,
+      recent: { ip: 3, device: 1 },
+      message: null,
+    },
+    {
+      population: "consumer_vpn: a person signing up in a browser through a VPN",
+      subject: event({ ip: "193.176.84.23", browser: { webdriver: false, behavior: null } }),
+      recent: { ip: 0, device: 0 },
+      message: null,
+    },
+    {
+      population: "headless_stealth: 25 pages a minute from one device on a hosting network",
+      subject: request,
+      recent: { ip: 24, device: 24 },
+      message:
+        "IP 193.176.84.23 belongs to a hosting provider (AS9009) on Warden's list of hosting networks, and 25 requests from it in 1 min (limit 10 from a hosting network)",
+    },
+    {
+      population: "credential_stuffing: a signup from a cloud server with no browser",
+      subject: event({ ip: "193.176.84.23", deviceId: null, browser: null }),
+      recent: { ip: 0, device: 0 },
+      message:
+        "IP 193.176.84.23 belongs to a hosting provider (AS9009) on Warden's list of hosting networks, with no browser signals (no device id, no collector token)",
+    },
+  ])("$population → $message", ({ subject, recent, message }) => {
+    const finding = scraping.check(
+      subject,
+      deterrent,
+      eventFeatures({ geo: vpn, counts: counts({ requestsLastMinute: recent }) }),
+    );
+    expect(finding?.message ?? null).toBe(message);
   });
 });

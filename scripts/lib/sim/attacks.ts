@@ -190,7 +190,7 @@ const headless = (stealth: boolean): Population => ({
   attack: true,
   share: stealth ? 10 : 8,
   about: stealth
-    ? "automation with stealth plugins: normal user agent, no webdriver flag, even typing, residential proxies, 20-40 pages a minute"
+    ? "automation with stealth plugins: normal user agent, no webdriver flag, even typing, residential proxies or cloud servers, 20-40 pages a minute"
     : "headless Chrome and scripts: HeadlessChrome or python-requests, webdriver on, datacenter IPs, 90 pages a minute",
   targetedBy: ["template_stealth_scraper_deterrent"],
   group(r, n, start) {

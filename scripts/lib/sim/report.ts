@@ -33,6 +33,7 @@ export type ConfigurationFigures = {
     peopleBlockedRate: number;
   };
   precision: number | null;
+  /** Per population; for an attack, over its payoff events (its recall). */
   populations: (Tally & { population: string; attack: boolean })[];
   rules: RuleFigures[];
 };
@@ -73,7 +74,8 @@ export function figuresOf(
       ...empty(),
     };
     pops.set(o.population, pop);
-    add(pop, o);
+    // Per attack: its payoff events, so each row is that attack's recall.
+    if (o.payoff) add(pop, o);
     if (!o.attack) {
       people.add(o.actor);
       if (o.decision === "block") blockedPeople.add(o.actor);
@@ -169,7 +171,7 @@ export function ruleTable(f: ConfigurationFigures): string {
 /** Per population within one configuration (Markdown). */
 export function populationTable(f: ConfigurationFigures): string {
   return [
-    "| population | kind | events | blocked | reviewed | allowed |",
+    "| population | kind | events (attacks: payoff events) | blocked | reviewed | allowed |",
     "|---|---|---:|---:|---:|---:|",
     ...f.populations.map(
       (p) =>

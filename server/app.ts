@@ -123,6 +123,7 @@ export async function buildApp(
       ratePerMinute: config.screenRateLimit,
     },
     collectPerIpPerMinute: config.collectRateLimit,
+    webhooksAllowPrivate: config.webhooksAllowPrivate,
     collectTokensPerKey: config.collectTokensPerKey,
     log: app.log,
     now: options.now ?? (() => new Date()),
@@ -131,6 +132,7 @@ export async function buildApp(
   app.decorate("database", database);
   if (options.runStripeActions !== false) services.stripeActions.start();
   services.outbox.start();
+  services.webhooks.start();
   const housekeeping = setInterval(() => void purge(), HOUSEKEEPING_MS);
   housekeeping.unref();
   async function purge() {
@@ -149,6 +151,7 @@ export async function buildApp(
     services.backtest.stop();
     await services.stripeActions.stop();
     await services.outbox.stop();
+    await services.webhooks.stop();
     await changes.close();
     if (!options.database) await database.close();
   });

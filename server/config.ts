@@ -95,6 +95,11 @@ const ZEnv = z.object({
     .int("must be a whole number")
     .min(1, "must be at least 1")
     .default(20_000),
+  /** Lets decision webhooks reach private, loopback and link-local addresses (self-hosting). */
+  WEBHOOKS_ALLOW_PRIVATE: z
+    .enum(["true", "false", "1", "0", ""], { message: "must be true or false" })
+    .default("false")
+    .transform((value) => value === "true" || value === "1"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "must be one of fatal, error, warn, info, debug, trace, silent",
@@ -135,6 +140,8 @@ export type Config = {
   /** Browser collects per publishable key and IP per minute, per instance. */
   collectRateLimit: number;
   collectTokensPerKey: number;
+  /** Decision webhooks may go to private addresses (WEBHOOKS_ALLOW_PRIVATE). */
+  webhooksAllowPrivate: boolean;
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
   /** LOG_FORMAT: readable lines or JSON; unset, pretty on a terminal and JSON otherwise. */
   logFormat?: "pretty" | "json";
@@ -178,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     screenRateLimit: e.SCREEN_RATE_LIMIT,
     collectRateLimit: e.COLLECT_RATE_LIMIT,
     collectTokensPerKey: e.COLLECT_TOKENS_PER_KEY,
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

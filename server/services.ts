@@ -70,6 +70,10 @@ import { createTransactionsRepository } from "./modules/transactions/transaction
 import { createTransactionsService } from "./modules/transactions/transactions.service.ts";
 import { createWaitlistRepository } from "./modules/waitlist/waitlist.repository.ts";
 import { createWaitlistService } from "./modules/waitlist/waitlist.service.ts";
+import { withDecisionEvents } from "./modules/webhooks/decision-events.ts";
+import { createWebhookSender } from "./modules/webhooks/webhook-sender.ts";
+import { createWebhooksRepository } from "./modules/webhooks/webhooks.repository.ts";
+import { createWebhooksService } from "./modules/webhooks/webhooks.service.ts";
 
 export type ServiceDeps = {
   prisma: PrismaClient;
@@ -92,6 +96,8 @@ export type ServiceDeps = {
   screening: { retentionDays: number; ratePerMinute: number };
   /** Browser collects per publishable key and IP per minute (default 60). */
   collectPerIpPerMinute?: number;
+  /** Decision webhooks may go to private addresses (self-hosted setups). */
+  webhooksAllowPrivate?: boolean;
   /** Signal tokens kept per publishable key (default TOKENS_PER_KEY). */
   collectTokensPerKey?: number;
   log: {
@@ -211,13 +217,28 @@ export function createServices(deps: ServiceDeps) {
     now,
     log,
   });
-  const labels = createLabelsService({ repo: createLabelsRepository(prisma), now });
+  const allowPrivate = deps.webhooksAllowPrivate ?? false;
+  const webhooks = createWebhooksService({
+    repo: createWebhooksRepository(prisma),
+    encryptor,
+    send: createWebhookSender({ allowPrivate }),
+    allowPrivate,
+    now,
+    log,
+  });
+  const events = withDecisionEvents(webhooks, log);
+  const labels = createLabelsService({
+    repo: createLabelsRepository(prisma),
+    now,
+    onLabel: events.labelCreated,
+  });
   const review = createReviewService({
     repo: createReviewRepository(prisma),
     labels,
     now,
     // "Always allow this user": the user id, else the email, goes on the allow list.
     onSettled: async (accountId, settled, { alwaysAllow, by }) => {
+      events.reviewSettled(accountId, settled, by);
       const value = settled.userId ?? settled.email;
       if (!alwaysAllow || !value) return;
       const kind = settled.userId ? "user_id" : "email";
@@ -253,6 +274,7 @@ export function createServices(deps: ServiceDeps) {
     labels,
     review,
     allowList,
+    webhooks,
     stripeWebhooks: createStripeWebhooksService({
       repo: stripeEvents,
       credentials: settings,
@@ -271,13 +293,15 @@ export function createServices(deps: ServiceDeps) {
     demo: createDemoService({ settings, rules, blocklist, webhookUrlFor, publicUrl }),
     apiKeys,
     collector,
-    screening: createScreeningService({
-      repo: screeningRepo,
-      policy,
-      now,
-      signals: collector,
-      observe: metrics.screening,
-    }),
+    screening: events.screenings(
+      createScreeningService({
+        repo: screeningRepo,
+        policy,
+        now,
+        signals: collector,
+        observe: metrics.screening,
+      }),
+    ),
     metrics,
     screenings: createScreeningsService({ repo: screeningRepo, now }),
     housekeeping: createHousekeepingService({

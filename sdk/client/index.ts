@@ -17,6 +17,8 @@ import type {
   WardenFieldIssue,
 } from "./types.ts";
 
+/** Checks a decision webhook's Warden-Signature header (shared/webhook-signature.ts). */
+export { verifyWebhook } from "../../shared/webhook-signature.ts";
 export type * from "./types.ts";
 
 export class WardenError extends Error {

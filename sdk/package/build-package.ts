@@ -17,6 +17,17 @@ const ROOT = join(import.meta.dirname, "../..");
 const RUNTIME_DECLARATIONS = `
 export declare function createWardenClient(options: WardenClientOptions): WardenClient;
 
+/**
+ * Checks a decision webhook: the raw body as received, the Warden-Signature header, and the
+ * endpoint's signing secret (whsec_…). Refuses timestamps older than the tolerance (300 s).
+ */
+export declare function verifyWebhook(
+  body: string,
+  header: string | null | undefined,
+  secret: string,
+  options?: { toleranceSeconds?: number; now?: number },
+): Promise<{ ok: true; timestamp: number } | { ok: false; reason: string }>;
+
 export declare class WardenError extends Error {
   readonly code: WardenErrorCode;
   /** Warden's HTTP status, or null when no answer came. */

@@ -14,6 +14,7 @@ import { settingsRouter } from "./settings.router.ts";
 import { stripeRouter } from "./stripe.router.ts";
 import { templatesRouter } from "./templates.router.ts";
 import { waitlistRouter } from "./waitlist.router.ts";
+import { webhooksRouter } from "./webhooks.router.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -34,6 +35,7 @@ export const appRouter = router({
   review: reviewRouter,
   screeningsApi: screeningsApiRouter,
   allowList: allowListRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

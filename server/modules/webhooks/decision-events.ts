@@ -1,0 +1,59 @@
+/**
+ * Where decision events come from: a screening answered block or review, a review settled, a
+ * label added. Each is stored for the merchant's endpoints after the decision itself is
+ * stored, off the request's path: a failure to store the event is logged and never fails
+ * the screening (fail-open, as the architecture states).
+ */
+import type { LabelView } from "../../../shared/schemas/labels.ts";
+import type { ScreenEvent, ScreenResult } from "../../../shared/schemas/screening.ts";
+import type { Settled } from "../review/review.service.ts";
+import type { WebhooksService } from "./webhooks.service.ts";
+
+type Log = { warn(obj: object, msg: string): void };
+type Screener = { screen(accountId: string, event: ScreenEvent): Promise<ScreenResult> };
+
+export function withDecisionEvents(webhooks: Pick<WebhooksService, "emit">, log: Log) {
+  const emit = (...args: Parameters<WebhooksService["emit"]>) => {
+    webhooks
+      .emit(...args)
+      .catch((error) => log.warn({ err: error, type: args[1] }, "decision event not stored"));
+  };
+  return {
+    /** The screening service, telling the endpoints of every block and review it answers. */
+    screenings<S extends Screener>(service: S): S {
+      return {
+        ...service,
+        async screen(accountId: string, event: ScreenEvent) {
+          const result = await service.screen(accountId, event);
+          if (result.decision !== "allow") {
+            emit(
+              accountId,
+              result.decision === "block" ? "screening.blocked" : "screening.review",
+              {
+                screening: {
+                  id: result.id,
+                  type: event.type,
+                  user_id: event.user_id ?? null,
+                  decision: result.decision,
+                  score: result.score,
+                  reasons: result.reasons,
+                },
+              },
+            );
+          }
+          return result;
+        },
+      };
+    },
+
+    reviewSettled(accountId: string, settled: Settled, by: string) {
+      emit(accountId, settled.status === "approved" ? "review.approved" : "review.denied", {
+        review: { screening_id: settled.id, status: settled.status, by, user_id: settled.userId },
+      });
+    },
+
+    labelCreated(accountId: string, label: LabelView) {
+      emit(accountId, "label.created", { label });
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import {
+  ZWebhookDeliveryView,
+  ZWebhookEndpointCreated,
+  ZWebhookEndpointInput,
+  ZWebhookEndpointView,
+} from "../../../shared/schemas/webhooks.ts";
+import { protectedProcedure, router } from "./init.ts";
+
+const ZId = z.strictObject({ id: z.string().max(100) });
+
+/** Settings → Decision webhooks: endpoints, the delivery log, and re-send. */
+export const webhooksRouter = router({
+  endpoints: protectedProcedure
+    .output(z.array(ZWebhookEndpointView))
+    .query(({ ctx }) => ctx.services.webhooks.listEndpoints(ctx.user.accountId)),
+
+  createEndpoint: protectedProcedure
+    .input(ZWebhookEndpointInput)
+    .output(ZWebhookEndpointCreated)
+    .mutation(({ ctx, input }) => ctx.services.webhooks.createEndpoint(ctx.user.accountId, input)),
+
+  removeEndpoint: protectedProcedure
+    .input(ZId)
+    .mutation(({ ctx, input }) =>
+      ctx.services.webhooks.removeEndpoint(ctx.user.accountId, input.id),
+    ),
+
+  deliveries: protectedProcedure
+    .output(z.array(ZWebhookDeliveryView))
+    .query(({ ctx }) => ctx.services.webhooks.deliveries(ctx.user.accountId)),
+
+  resend: protectedProcedure
+    .input(ZId)
+    .mutation(({ ctx, input }) => ctx.services.webhooks.resend(ctx.user.accountId, input.id)),
+});

@@ -1,0 +1,182 @@
+/**
+ * Decision webhooks over real HTTP, on the embedded database and on PostgreSQL, to a real
+ * local receiver: signed deliveries of screening.review, review.approved and label.created,
+ * retries with their attempts logged, re-send, and endpoints on private addresses refused
+ * unless the operator allows them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyWebhook } from "../../sdk/client/index.ts";
+import type { WebhookDeliveryView } from "../../shared/schemas/webhooks.ts";
+import { DB_KINDS } from "../helpers/databases.ts";
+import { signedInMerchant } from "../helpers/merchants.ts";
+import { backendOf, turnOn } from "../helpers/screening.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { startWebhookReceiver } from "../helpers/webhook-receiver.ts";
+
+const BOT = "python-requests/2.31";
+
+describe.each(DB_KINDS)("decision webhooks (%s)", (kind) => {
+  let t: TestApp;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  beforeAll(async () => {
+    t = await startTestApp(kind, { env: { WEBHOOKS_ALLOW_PRIVATE: "true" } });
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.close();
+  });
+
+  it("delivers signed events for a review, its settlement and a label", async () => {
+    const merchant = await signedInMerchant(t, `hooks-${kind}@example.com`);
+    const backend = await backendOf(t, merchant);
+    await turnOn(merchant, "rule_scraping");
+    const created = await merchant.browser.mutate<{ id: string; secret: string }>(
+      "webhooks.createEndpoint",
+      {
+        url: receiver.url,
+        events: ["screening.review", "review.approved", "label.created"],
+      },
+    );
+    expect(created).toMatchObject({ ok: true });
+    const { secret } = (created as { data: { secret: string } }).data;
+    expect(secret).toMatch(/^whsec_/);
+    const listed = await merchant.browser.query("webhooks.endpoints");
+    expect(JSON.stringify(listed)).not.toContain(secret);
+
+    const review = await backend.decide({ type: "request", user_agent: BOT, user_id: "u-hook" });
+    expect(review.decision).toBe("review");
+    await merchant.browser.mutate("review.settle", {
+      id: review.id,
+      decision: "approve",
+      note: "fine",
+    });
+    await merchant.browser.mutate("labels.add", {
+      subject_kind: "screening",
+      subject_id: review.id,
+      label: "legitimate",
+    });
+    // An allowed screening sends nothing.
+    await backend.decide({
+      type: "login",
+      user_agent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0",
+      user_id: "u-ok",
+    });
+
+    await expect
+      .poll(() => receiver.events().map((e) => e.type), { timeout: 10_000 })
+      .toEqual(["screening.review", "review.approved", "label.created"]);
+    const [first, second, third] = receiver.events();
+    expect(first?.data).toMatchObject({
+      screening: { id: review.id, decision: "review", user_id: "u-hook" },
+    });
+    expect(second?.data).toMatchObject({
+      review: { screening_id: review.id, status: "approved", by: merchant.email },
+    });
+    expect(third?.data).toMatchObject({ label: { subject_id: review.id, label: "legitimate" } });
+    for (const delivery of receiver.received) {
+      const header = delivery.headers["warden-signature"] as string;
+      expect(await verifyWebhook(delivery.body, header, secret)).toMatchObject({ ok: true });
+      expect(await verifyWebhook(delivery.body, header, "whsec_wrong")).toMatchObject({
+        ok: false,
+      });
+      expect(delivery.headers["warden-event-id"]).toBe(JSON.parse(delivery.body).id);
+    }
+    const log = await merchant.browser.query<WebhookDeliveryView[]>("webhooks.deliveries");
+    expect(log).toMatchObject({ ok: true });
+    const rows = (log as { data: WebhookDeliveryView[] }).data;
+    expect(rows.map((r) => r.status)).toEqual(["delivered", "delivered", "delivered"]);
+    expect(rows[0]?.attempts).toEqual([expect.objectContaining({ status: 200, error: null })]);
+
+    // Another merchant sees none of it and cannot re-send it.
+    const other = await signedInMerchant(t, `hooks-other-${kind}@example.com`);
+    expect(await other.browser.query("webhooks.deliveries")).toMatchObject({ ok: true, data: [] });
+    expect(await other.browser.mutate("webhooks.resend", { id: rows[0]?.id })).toMatchObject({
+      status: 404,
+    });
+  });
+
+  it("retries a failed delivery with backoff, logs each attempt, and re-sends on request", async () => {
+    const merchant = await signedInMerchant(t, `retry-${kind}@example.com`);
+    const backend = await backendOf(t, merchant);
+    await turnOn(merchant, "rule_scraping");
+    await merchant.browser.mutate("webhooks.createEndpoint", {
+      url: receiver.url,
+      events: ["screening.review"],
+    });
+    const before = receiver.received.length;
+    receiver.answer(500);
+    await backend.decide({ type: "request", user_agent: BOT, user_id: "u-retry" });
+    const deliveries = async () =>
+      (
+        (await merchant.browser.query<WebhookDeliveryView[]>("webhooks.deliveries")) as {
+          data: WebhookDeliveryView[];
+        }
+      ).data;
+    await expect
+      .poll(async () => (await deliveries())[0]?.attempts.length, { timeout: 10_000 })
+      .toBe(1);
+    const failed = (await deliveries())[0];
+    expect(failed).toMatchObject({
+      status: "pending",
+      attempts: [{ status: 500, error: "HTTP 500" }],
+    });
+    expect(
+      Date.parse(failed?.next_attempt_at ?? "") - Date.parse(failed?.attempts[0]?.at ?? ""),
+    ).toBeGreaterThanOrEqual(10_000);
+
+    receiver.answer(200);
+    t.clock.advance(11_000);
+    await t.app.services.webhooks.flush();
+    await expect
+      .poll(async () => (await deliveries())[0]?.status, { timeout: 10_000 })
+      .toBe("delivered");
+    expect((await deliveries())[0]?.attempts.map((a) => a.status)).toEqual([500, 200]);
+
+    const id = (await deliveries())[0]?.id;
+    expect(await merchant.browser.mutate("webhooks.resend", { id })).toMatchObject({ ok: true });
+    await expect
+      .poll(async () => (await deliveries())[0]?.attempts.length, { timeout: 10_000 })
+      .toBe(3);
+    const sent = receiver.received.slice(before).map((r) => JSON.parse(r.body).id);
+    expect(new Set(sent).size).toBe(1);
+    expect(sent).toHaveLength(3);
+  });
+
+  it("refuses bad endpoints with 400 naming the field", async () => {
+    const merchant = await signedInMerchant(t, `bad-hooks-${kind}@example.com`);
+    for (const [input, field] of [
+      [{ url: "ftp://example.com/x", events: ["label.created"] }, "url"],
+      [{ url: receiver.url, events: [] }, "events"],
+      [{ url: receiver.url, events: ["screening.maybe"] }, "events.0"],
+    ] as const) {
+      const res = await merchant.browser.mutate("webhooks.createEndpoint", input);
+      expect(res, JSON.stringify(input)).toMatchObject({ ok: false, status: 400 });
+      expect(JSON.stringify(res)).toContain(`"path":"${field}"`);
+    }
+  });
+});
+
+describe("decision webhooks without WEBHOOKS_ALLOW_PRIVATE", () => {
+  it("refuses loopback, private and link-local endpoints", async () => {
+    const t = await startTestApp("embedded");
+    try {
+      const merchant = await signedInMerchant(t, "ssrf@example.com");
+      for (const url of [
+        "http://127.0.0.1:9/x",
+        "http://10.0.0.5/x",
+        "http://169.254.169.254/latest",
+        "http://[::1]/x",
+      ]) {
+        const res = await merchant.browser.mutate("webhooks.createEndpoint", {
+          url,
+          events: ["label.created"],
+        });
+        expect(res, url).toMatchObject({ ok: false, status: 400 });
+        expect(JSON.stringify(res)).toContain("private");
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -15,6 +15,7 @@ import { createServices, type Services } from "./services.ts";
 import { toPublicError } from "./transport/errors.ts";
 import { clientPlugin } from "./transport/http/client.plugin.ts";
 import { clientPackagePlugin } from "./transport/http/client-package.plugin.ts";
+import { drainRequest } from "./transport/http/drain.ts";
 import { metricsPlugin } from "./transport/http/metrics.plugin.ts";
 import { securityHeadersPlugin } from "./transport/http/security-headers.plugin.ts";
 import { sessionPlugin } from "./transport/http/session.plugin.ts";
@@ -156,10 +157,14 @@ export async function buildApp(
     if (!options.database) await database.close();
   });
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler(async (error, request, reply) => {
     const pub = toPublicError(error);
     if (pub.status >= 500) request.log.error({ err: error }, "request failed");
     if (pub.retryAfterSeconds) reply.header("retry-after", String(pub.retryAfterSeconds));
+    // A body too large is still arriving: take the rest (bounded) so the client reads the 413.
+    if (pub.status === 413 && !(await drainRequest(request.raw))) {
+      reply.header("connection", "close");
+    }
     return reply.code(pub.status).send(pub.body);
   });
 

@@ -6,6 +6,7 @@
  * bypass.
  */
 import { randomBytes } from "node:crypto";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   allowOrigins,
@@ -21,6 +22,40 @@ import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
 /** An address the offline data places in Great Britain. */
 const GB_IP = "81.2.69.142";
+
+/**
+ * A client that writes its whole (oversized) body before it reads anything, as a client on a
+ * slow uplink does: the status line it then reads, or the socket error it got instead.
+ */
+function postWholeBodyThenRead(baseUrl: string, path: string, headers: string, bytes: number) {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise<{ statusLine: string; error: string | null }>((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let answer = "";
+    let error: string | null = null;
+    socket.on("data", (data) => {
+      answer += data;
+    });
+    socket.on("error", (e: NodeJS.ErrnoException) => {
+      error = e.code ?? e.message;
+    });
+    socket.on("close", () => resolve({ statusLine: answer.split("\r\n")[0] ?? "", error }));
+    socket.pause();
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\n${headers}Content-Length: ${bytes}\r\n\r\n`,
+    );
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    let sent = 0;
+    const pump = () => {
+      while (sent < bytes) {
+        sent += chunk.length;
+        if (!socket.write(chunk)) return void socket.once("drain", pump);
+      }
+      socket.resume();
+    };
+    pump();
+  });
+}
 
 describe.each(DB_KINDS)("screening never fails open (%s)", (kind) => {
   let t: TestApp;
@@ -114,6 +149,41 @@ describe.each(DB_KINDS)("screening never fails open (%s)", (kind) => {
     const backend = await backendOf(t, merchant, "cap");
     const screened = await backend.screen({ type: "signup", signals: newest });
     expect(screened.body.signals).toBe("accepted");
+  });
+
+  it.each([
+    ["/api/v1/screen", "application/json"],
+    ["/api/v1/collect", "text/plain"],
+  ])(
+    "answers a 5 MB body to %s with a 413 that Node's fetch sees (was EPIPE)",
+    async (path, type) => {
+      const backend = await backendOf(t, merchant, `big-${path}`);
+      const publishable = await publishableKeyOf(merchant, `big-${path}`);
+      const url = path.endsWith("collect") ? `${path}?key=${publishable.key}` : path;
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${t.baseUrl}${url}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${backend.key}`, "content-type": type, origin: SHOP },
+          body: JSON.stringify({
+            type: "signup",
+            email: `${"a".repeat(5 * 1024 * 1024)}@example.com`,
+          }),
+        });
+        expect(res.status).toBe(413);
+        expect(await res.json()).toMatchObject({ error: { code: "PAYLOAD_TOO_LARGE" } });
+      }
+    },
+  );
+
+  it("answers a 12 MB body with a 413 that a client reads after writing it all (was EPIPE)", async () => {
+    const backend = await backendOf(t, merchant, "whole-body");
+    const answer = await postWholeBodyThenRead(
+      t.baseUrl,
+      "/api/v1/screen",
+      `Authorization: Bearer ${backend.key}\r\nContent-Type: application/json\r\n`,
+      12 * 1024 * 1024,
+    );
+    expect(answer).toEqual({ statusLine: "HTTP/1.1 413 Payload Too Large", error: null });
   });
 
   it("answers a random key, or a revoked one, with 401 and a real key still works", async () => {

@@ -6,6 +6,7 @@
  * at a Warden already running: its clock is the wall clock, so the simulated hours are
  * compressed into however long the run takes and every window sees more than it would.
  */
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -54,7 +55,10 @@ export async function startWarden(db: "embedded" | "postgres"): Promise<Warden> 
     // One process plays every browser: the per-browser collect limit would count them as one.
     COLLECT_RATE_LIMIT: "1000000",
     TRUST_PROXY: "1",
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    // PostgreSQL needs an encryption key in the environment; a throwaway one for a throwaway database.
+    ...(databaseUrl
+      ? { DATABASE_URL: databaseUrl, ENCRYPTION_KEY: randomBytes(32).toString("base64") }
+      : {}),
   });
   const app = await buildApp(config, { now: () => new Date(current), runStripeActions: false });
   await app.listen({ port, host: HOST });

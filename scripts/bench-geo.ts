@@ -1,21 +1,18 @@
 /**
  * Measures what lookupIp costs: resident memory added by loading the data and lookups per
- * second. Run: node --expose-gc --import tsx server/modules/screening/features/bench-geo.ts
- * (figures go into DATA.md by hand).
+ * second. Run: node --expose-gc --import tsx scripts/bench-geo.ts (figures go into
+ * server/modules/screening/features/DATA.md by hand). A development tool, so it lives here
+ * and not among the production features it measures.
  */
-import { lookupIp } from "./geo.ts";
+import { lookupIp } from "../server/modules/screening/features/geo.ts";
+import { seededRandom } from "./lib/seeded-random.ts";
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 // A fixed pseudo-random spread of public-looking addresses (mulberry32, seed 42).
-let seed = 42;
-function random32(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return (t ^ (t >>> 14)) >>> 0;
-}
+const random = seededRandom(42);
+const random32 = () => Math.floor(random() * 4294967296) >>> 0;
 const v4 = Array.from({ length: 50_000 }, () => {
   const n = random32();
   return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join(".");

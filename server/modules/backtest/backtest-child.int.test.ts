@@ -12,6 +12,8 @@ import { DEFAULT_RULES } from "../../../shared/schemas/rules.ts";
 import { DEFAULT_TEMPLATES } from "../../../shared/schemas/templates.ts";
 import { openTestDatabase } from "../../../test/helpers/databases.ts";
 import type { Database } from "../../db/database.ts";
+import { createBacktestRepository } from "./backtest.repository.ts";
+import { createBacktestService } from "./backtest.service.ts";
 import { backtestInChildProcess } from "./backtest-child.ts";
 
 const SETTINGS = {
@@ -45,8 +47,12 @@ async function newChild(before: number[]): Promise<number> {
 describe.runIf(process.env.TEST_DATABASE_URL)("backtest job in a process of its own", () => {
   let db: Database;
   let url: string;
-  const job = (signal = new AbortController().signal, progress: number[][] = []) => ({
-    accountId: "acct-child",
+  const job = (
+    signal = new AbortController().signal,
+    progress: number[][] = [],
+    accountId = "acct-child",
+  ) => ({
+    accountId,
     settings: SETTINGS,
     now: new Date(),
     onProgress: (processed: number, total: number) => void progress.push([processed, total]),
@@ -56,7 +62,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backtest job in a process of its 
   beforeAll(async () => {
     db = await openTestDatabase("postgres");
     url = db.url as string;
-    await db.sql.query(`INSERT INTO "Account" (id) VALUES ('acct-child')`);
+    await db.sql.query(`INSERT INTO "Account" (id) VALUES ('acct-child'), ('acct-other')`);
   });
   afterAll(async () => {
     await db?.close();
@@ -89,7 +95,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backtest job in a process of its 
   });
 
   it("runs at most maxProcesses at once; a job waiting for its turn can be cancelled", async () => {
-    const run = backtestInChildProcess(url, 1);
+    const run = backtestInChildProcess(url, { maxProcesses: 1 });
     const before = children();
     const first = run(job());
     const abort = new AbortController();
@@ -102,6 +108,64 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backtest job in a process of its 
     await expect(first).resolves.toMatchObject({ changed: 0 });
     // The slot is free again.
     await expect(run(job())).resolves.toMatchObject({ changed: 0 });
+  });
+
+  it("runs one job per account at once: another account's job goes first, though queued later", async () => {
+    const run = backtestInChildProcess(url, { maxProcesses: 2 });
+    const order: string[] = [];
+    const queued = (name: string, accountId: string) => {
+      const progress: number[][] = [];
+      const tracker = {
+        onProgress: (processed: number, total: number) => {
+          if (progress.length === 0) order.push(name);
+          progress.push([processed, total]);
+        },
+      };
+      return run({ ...job(undefined, progress, accountId), ...tracker });
+    };
+    const before = children();
+    const first = queued("first", "acct-child");
+    await newChild(before);
+    // A slot is free, but acct-child holds one: its second job waits for its first to end,
+    // and acct-other's job, queued after it, takes the free slot.
+    const second = queued("second", "acct-child");
+    const other = queued("other", "acct-other");
+    await Promise.all([first, second, other]);
+    expect(order.indexOf("other")).toBeLessThan(order.indexOf("second"));
+  });
+
+  it("gives the process a heap ceiling and none of the server's secrets", async () => {
+    process.env.ENCRYPTION_KEY_CANARY = "never-in-a-child";
+    const before = children();
+    const running = backtestInChildProcess(url, { heapMb: 300 })(job());
+    const pid = await newChild(before);
+    const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    await running;
+    delete process.env.ENCRYPTION_KEY_CANARY;
+    const names = environ.map((entry) => entry.slice(0, entry.indexOf("="))).filter(Boolean);
+    expect(names).toContain("WARDEN_BACKTEST_URL");
+    expect(names).not.toContain("ENCRYPTION_KEY_CANARY");
+    expect(names).not.toContain("TEST_DATABASE_URL");
+    expect(cmdline).toContain("--max-old-space-size=300");
+  });
+
+  it("stops a job past its wall-time limit and says so", async () => {
+    const service = createBacktestService({
+      repo: createBacktestRepository(db.sql),
+      policy: { features: () => ({ disposableDomains: new Set<string>() }) },
+      now: () => new Date(),
+      log: { error: () => {} },
+      runJob: backtestInChildProcess(url),
+      maxMs: 50,
+    });
+    service.start("acct-child", SETTINGS);
+    await expect
+      .poll(() => service.status("acct-child")?.status, { timeout: 10_000 })
+      .toBe("failed");
+    expect(service.status("acct-child")?.error).toBe(
+      "The backtest took longer than 0.05 s and was stopped; try fewer days.",
+    );
   });
 
   it("fails with the reason when the database cannot be reached", async () => {

@@ -44,7 +44,12 @@ type Deps = {
   log: { error(obj: object, msg: string): void };
   /** Where background jobs run; without it, in this process (`run`). */
   runJob?: JobRunner;
+  /** A job's wall-time limit (default BACKTEST_MAX_MS): past it, it is stopped and fails. */
+  maxMs?: number;
 };
+
+/** Ten minutes: a million events take about 40 s of CPU (decision 008). */
+export const BACKTEST_MAX_MS = 10 * 60 * 1000;
 
 /** The policy the page's settings make, combined as the live policy is. */
 export function policyOf(settings: BacktestSettings): Policy {
@@ -88,7 +93,14 @@ export async function* readAhead<T>(batches: AsyncIterable<T>): AsyncGenerator<T
 
 type Job = NonNullable<BacktestJob> & { abort: AbortController };
 
-export function createBacktestService({ repo, policy: policies, now, log, runJob }: Deps) {
+export function createBacktestService({
+  repo,
+  policy: policies,
+  now,
+  log,
+  runJob,
+  maxMs = BACKTEST_MAX_MS,
+}: Deps) {
   const jobs = new Map<string, Job>();
 
   async function run(
@@ -183,7 +195,8 @@ export function createBacktestService({ repo, policy: policies, now, log, runJob
         job.processed = processed;
         job.total = total;
       };
-      const signal = job.abort.signal;
+      const overtime = AbortSignal.timeout(maxMs);
+      const signal = AbortSignal.any([job.abort.signal, overtime]);
       const work = runJob
         ? runJob({ accountId, settings, now: now(), onProgress: progress, signal })
         : run(accountId, settings, progress, signal);
@@ -199,6 +212,13 @@ export function createBacktestService({ repo, policy: policies, now, log, runJob
             return;
           }
           job.status = "failed";
+          if (overtime.aborted) {
+            const limit =
+              maxMs >= 60_000 ? `${Math.round(maxMs / 60_000)} min` : `${maxMs / 1000} s`;
+            job.error = `The backtest took longer than ${limit} and was stopped; try fewer days.`;
+            log.error({ accountId, maxMs }, "backtest stopped at its time limit");
+            return;
+          }
           job.error = "The backtest failed; try again.";
           log.error({ err: error, accountId }, "backtest failed");
         },

@@ -3,6 +3,7 @@ import { ApiKeysSection } from "./api-keys-section.tsx";
 import { ChangePasswordForm } from "./change-password-form.tsx";
 import { ImportCharges } from "./import-charges.tsx";
 import { SettingsSection } from "./settings-form.tsx";
+import { WebhooksSection } from "./webhooks-section.tsx";
 import "./settings.css";
 
 export default function SettingsPage() {
@@ -11,6 +12,7 @@ export default function SettingsPage() {
       <h1>Settings</h1>
       <SettingsSection />
       <ApiKeysSection />
+      <WebhooksSection />
       <ImportCharges />
       <ChangePasswordForm />
     </SignedIn>

@@ -1,0 +1,176 @@
+/**
+ * Decision webhooks: endpoints that hear about blocks, reviews, settlements and labels (the
+ * signing secret is shown once), and the delivery log with each attempt and a re-send.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { WEBHOOK_EVENTS, type WebhookEventType } from "../../../../shared/schemas/webhooks.ts";
+import { LoadError } from "../../components/save-status.tsx";
+import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
+
+export function WebhooksSection() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const endpoints = useQuery(trpc.webhooks.endpoints.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
+  const [url, setUrl] = useState("");
+  const [events, setEvents] = useState<WebhookEventType[]>([
+    "screening.blocked",
+    "review.approved",
+    "review.denied",
+  ]);
+  const [secret, setSecret] = useState<string | null>(null);
+  const create = useMutation(
+    trpc.webhooks.createEndpoint.mutationOptions({
+      onSuccess: (created) => {
+        setSecret(created.secret);
+        setUrl("");
+        void refresh();
+      },
+    }),
+  );
+  const remove = useMutation(trpc.webhooks.removeEndpoint.mutationOptions({ onSuccess: refresh }));
+  const errors = fieldErrors(create.error);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setSecret(null);
+    create.mutate({ url, events });
+  }
+
+  return (
+    <section className="panel stack webhooks" aria-labelledby="webhooks-title">
+      <h2 id="webhooks-title">Decision webhooks</h2>
+      <p className="config-note">
+        Warden posts each event as JSON, signed: <code>Warden-Signature: t=…,v1=…</code> is the
+        HMAC-SHA256 of <code>&lt;t&gt;.&lt;body&gt;</code> with the endpoint's secret. Check it with{" "}
+        <code>verifyWebhook</code> from <code>warden/client</code>; de-duplicate by the event id.
+      </p>
+      <form className="stack" onSubmit={submit} noValidate aria-label="Add a webhook endpoint">
+        <label>
+          Endpoint URL
+          <input
+            name="webhook_url"
+            placeholder="https://shop.example.com/hooks/warden"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+          />
+          {errors.url && <span className="field-error">URL {errors.url}</span>}
+        </label>
+        <fieldset className="wh-events" aria-label="Events">
+          {WEBHOOK_EVENTS.map((type) => (
+            <label key={type} className="check-row">
+              <input
+                type="checkbox"
+                checked={events.includes(type)}
+                onChange={() =>
+                  setEvents((list) =>
+                    list.includes(type) ? list.filter((e) => e !== type) : [...list, type],
+                  )
+                }
+              />
+              <code>{type}</code>
+            </label>
+          ))}
+        </fieldset>
+        <div>
+          <button type="submit" disabled={create.isPending || url.trim() === ""}>
+            Add endpoint
+          </button>
+        </div>
+        {create.isError && !errors.url && (
+          <p className="message error" role="alert">
+            {errorMessage(create.error)}
+          </p>
+        )}
+      </form>
+      {secret && (
+        <p className="new-key" role="status">
+          Signing secret (shown once): <code data-secret>{secret}</code>
+        </p>
+      )}
+      {endpoints.isError ? (
+        <LoadError what="your endpoints" error={errorMessage(endpoints.error)} />
+      ) : (
+        <ul className="wh-endpoints" aria-label="Endpoints">
+          {endpoints.data?.map((endpoint) => (
+            <li key={endpoint.id}>
+              <code>{endpoint.url}</code>
+              <span className="config-note">{endpoint.events.join(", ")}</span>
+              <button
+                type="button"
+                className="secondary"
+                disabled={remove.isPending}
+                onClick={() => remove.mutate({ id: endpoint.id })}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <DeliveryLog />
+    </section>
+  );
+}
+
+function DeliveryLog() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const log = useQuery(trpc.webhooks.deliveries.queryOptions(undefined, { refetchInterval: 5000 }));
+  const resend = useMutation(
+    trpc.webhooks.resend.mutationOptions({
+      onSuccess: () =>
+        queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.queryKey() }),
+    }),
+  );
+  if (log.isError) return <LoadError what="the delivery log" error={errorMessage(log.error)} />;
+  if (!log.data || log.data.length === 0) return <p className="config-note">No deliveries yet.</p>;
+  return (
+    <div className="wh-scroll">
+      <table className="wh-log" aria-label="Deliveries">
+        <thead>
+          <tr>
+            <th>Event</th>
+            <th>Status</th>
+            <th>Attempts</th>
+            <th>When</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {log.data.map((d) => (
+            <tr key={d.id} data-delivery={d.id} data-status={d.status}>
+              <td>
+                <code>{d.event_type}</code>
+                <div className="config-note">{d.event_id}</div>
+              </td>
+              <td>{d.status}</td>
+              <td>
+                {d.attempts.length === 0
+                  ? "-"
+                  : d.attempts.map((a) => (
+                      <div key={a.at}>
+                        {a.status ?? "no answer"}
+                        {a.error && a.status === null ? ` (${a.error})` : ""} · {a.ms} ms
+                      </div>
+                    ))}
+              </td>
+              <td>{new Date(d.created_at).toLocaleString()}</td>
+              <td>
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={resend.isPending}
+                  onClick={() => resend.mutate({ id: d.id })}
+                >
+                  Re-send
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -29,6 +29,9 @@ describe("loadConfig", () => {
     [{ TRUST_PROXY: "true" }, /^TRUST_PROXY: .*`true` is no longer accepted/],
     [{ TRUST_PROXY: "10.0.0.0/33" }, /^TRUST_PROXY: must be the number of proxies/],
     [{ TRUST_PROXY: "10.0.0.1, evil" }, /^TRUST_PROXY: must be the number of proxies/],
+    // Well-formed, but Fastify refuses them: before, the server started and answered 500.
+    [{ TRUST_PROXY: "10.0.0.0/0" }, /^TRUST_PROXY: must be the number of proxies/],
+    [{ TRUST_PROXY: "::/0" }, /^TRUST_PROXY: must be the number of proxies/],
   ])("rejects %o with one line naming the variable", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -1,6 +1,7 @@
 /** Configuration from the environment, parsed once; a bad value is one clear line. */
 import { isIP } from "node:net";
 import { resolve } from "node:path";
+import proxyaddr from "@fastify/proxy-addr";
 import { z } from "zod";
 import { parseEncryptionKey } from "./lib/encryption.ts";
 
@@ -31,7 +32,15 @@ export function parseTrustProxy(text: string): false | number | string[] | null 
   if (text === "" || text === "false" || text === "0") return false;
   if (/^\d{1,2}$/.test(text)) return Number(text);
   const entries = text.split(",").map((entry) => entry.trim());
-  return entries.every(isAddressOrCidr) ? entries : null;
+  if (!entries.every(isAddressOrCidr)) return null;
+  // What Fastify will do with them: a value it would refuse ("10.0.0.0/0") fails here, at
+  // start, with the hint, not on the first request.
+  try {
+    proxyaddr.compile(entries);
+  } catch {
+    return null;
+  }
+  return entries;
 }
 
 function isAddressOrCidr(entry: string): boolean {

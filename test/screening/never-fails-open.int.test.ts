@@ -186,6 +186,25 @@ describe.each(DB_KINDS)("screening never fails open (%s)", (kind) => {
     expect(answer).toEqual({ statusLine: "HTTP/1.1 413 Payload Too Large", error: null });
   });
 
+  it("searches screenings for % and _ as themselves, not as LIKE wildcards", async () => {
+    const backend = await backendOf(t, merchant, "like");
+    await backend.decide({ type: "login", email: "%off@example.com" });
+    await backend.decide({ type: "login", email: "a_b@example.com" });
+    await backend.decide({ type: "login", email: "axb@example.com" });
+    const search = async (text: string) => {
+      const page = await merchant.browser.query<{ items: { email: string }[] }>("screenings.list", {
+        search: text,
+      });
+      expect(page.ok).toBe(true);
+      return page.ok ? page.data.items.map((item) => item.email) : [];
+    };
+    expect(await search("%")).toEqual(["%off@example.com"]);
+    expect(await search("a_")).toEqual(["a_b@example.com"]);
+    expect((await merchant.browser.query("screenings.list", { search: "a\u0000" })).status).toBe(
+      400,
+    );
+  });
+
   it("answers a random key, or a revoked one, with 401 and a real key still works", async () => {
     const backend = await backendOf(t, merchant, "revoked");
     for (const made of [

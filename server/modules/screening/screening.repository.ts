@@ -5,8 +5,10 @@
  * SQL (the hot path: Prisma's query engine cost more CPU than the queries); the console's
  * reads go through Prisma.
  */
+
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
+import { escapeLike } from "../../db/like.ts";
 import type { SqlQuery, SqlRunner } from "../../db/sql-runner.ts";
 import type { StripeHistory } from "../../engine/types.ts";
 import type { Identities } from "./identities.ts";
@@ -191,7 +193,7 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
       if (search) {
         and.push({
           OR: [
-            ...(search.email ? [{ email: { startsWith: search.email } }] : []),
+            ...(search.email ? [{ email: { startsWith: escapeLike(search.email) } }] : []),
             ...(search.userId ? [{ userId: search.userId }] : []),
             ...(search.ip ? [{ ip: search.ip }] : []),
           ],

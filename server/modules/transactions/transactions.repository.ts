@@ -1,5 +1,6 @@
 /** The only code that touches Prisma for the transaction dashboard; every query is scoped by account. */
-import type { PrismaClient, Transaction } from "../../db/generated/client.ts";
+import type { PrismaClient } from "../../db/generated/client.ts";
+import type { TransactionRow } from "../../db/rows.ts";
 import type { CursorKey } from "./transaction-cursor.ts";
 
 export type TransactionQuery = {
@@ -101,8 +102,5 @@ function escapeLike(text: string): string {
 }
 
 export type TransactionsRepository = ReturnType<typeof createTransactionsRepository>;
-/** A charge as stored: the one row type of the Transaction table. */
-export type TransactionRow = Transaction;
-
 /** The part of a row the dashboard lists. */
 export type ListedTransaction = Pick<TransactionRow, keyof typeof ROW_FIELDS>;

@@ -5,8 +5,8 @@
  * service does the I/O around them, in one transaction.
  */
 import type Stripe from "stripe";
+import type { TransactionRow } from "../../../db/rows.ts";
 import { type Evaluation, evaluate, type Features, type Policy } from "../../../engine/index.ts";
-import type { TransactionRow } from "../../transactions/transactions.repository.ts";
 import {
   type ChargeSnapshot,
   type ChargeStatus,

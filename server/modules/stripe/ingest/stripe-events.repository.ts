@@ -3,18 +3,33 @@
  * rows and the actions they decide.
  * An event that changes a charge is one database transaction: the event row, the charge row
  * and any action are committed together or not at all. Every Stripe delivery passes here, so
- * it is plain SQL in two statements: one reads the row and the card's use, the caller decides,
- * one writes it all if the row has not changed meanwhile (optimistic, checked by the row's
- * version; decision 009). Both are prepared (sql-runner.ts) and take a batch: deliveries that
+ * it is plain SQL in two statements (their text is in stripe-events.sql.ts): one reads the row
+ * and the card's use, the caller decides, one writes it all if the row has not changed
+ * meanwhile (optimistic, checked by the row's version; decision 009). Both are prepared (sql-runner.ts) and take a batch: deliveries that
  * arrive while earlier ones are being read or written share the next statement (batcher.ts),
  * so under load one round trip, one plan execution and one commit serve many events. An
  * event that changes nothing is one statement.
  */
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "../../../db/generated/client.ts";
+import type { TransactionRow } from "../../../db/rows.ts";
 import type { SqlQuery, SqlRunner } from "../../../db/sql-runner.ts";
 import { createBatcher } from "../../../lib/batcher.ts";
-import type { TransactionRow } from "../../transactions/transactions.repository.ts";
+import {
+  CREATE_EMPTY,
+  EMPTY_ROW,
+  FIND_ACCOUNT_BY_ENDPOINT,
+  FIND_ENDPOINT_ID,
+  HAS_CHARGE,
+  INSERT_EVENT,
+  LOCK,
+  READ,
+  type ReadItem,
+  type ReadRow,
+  WRITE,
+  type WriteItem,
+  type Written,
+} from "./stripe-events.sql.ts";
 
 export type TransactionUpdate = Omit<
   Prisma.TransactionUncheckedUpdateInput,
@@ -50,206 +65,11 @@ export type ActionRecord = {
   nextAttemptAt: Date;
 };
 
-type ReadRow = {
-  /** The row as JSON: numbers, booleans and strings as stored, "updatedAt" as text. */
-  row: (Omit<TransactionRow, "updatedAt"> & { updatedAt: string }) | null;
-  version: string | null;
-  seen: boolean;
-  otherEmails: number;
-  otherCards: number;
-};
-
 export type ChargeDecision = { update: TransactionUpdate; action: ActionRecord | null };
-
-const INSERT_EVENT = `
-  INSERT INTO "StripeEvent" ("accountId", "eventId", "type", "created", "status", "chargeId")
-  VALUES ($1, $2, $3, $4, $5, $6)
-  ON CONFLICT ("accountId", "eventId") DO NOTHING`;
-
-/**
- * A charge Warden has not seen yet, as the table's defaults would make it (checked against the
- * database in stripe-events.repository.int.test.ts). Typed against the model, so a column
- * added to Transaction must be added here: its keys are also the columns a write sets.
- */
-const EMPTY_ROW: Omit<TransactionRow, "accountId" | "chargeId" | "updatedAt"> = {
-  hasCharge: false,
-  paymentIntentId: null,
-  amount: 0,
-  amountRefunded: 0,
-  currency: "",
-  email: null,
-  created: 0,
-  status: "pending",
-  captured: false,
-  refunded: false,
-  disputed: false,
-  outcomeType: null,
-  outcomeReason: null,
-  riskLevel: null,
-  riskScore: null,
-  cardCountry: null,
-  billingCountry: null,
-  cardFingerprint: null,
-  livemode: false,
-  demo: false,
-  efwId: null,
-  efwActionable: null,
-  efwFraudType: null,
-  outcome: "pending",
-  blockedBy: null,
-  ruleReason: null,
-  actionKind: null,
-  actionStatus: null,
-  actionError: null,
-  lastEventAt: 0,
-};
-
-const COLUMNS = Object.keys(EMPTY_ROW) as (keyof typeof EMPTY_ROW)[];
 
 export function emptyTransactionRow(accountId: string, chargeId: string): TransactionRow {
   return { accountId, chargeId, ...EMPTY_ROW, updatedAt: new Date() };
 }
-
-/**
- * Everything a decision needs, for a batch of events (a JSON array, answered in its order),
- * in one read: whether the event is stored already, the charge's row (as one
- * JSON value: 5 result columns to describe and parse instead of 36) with its version (xmin:
- * the id of the transaction that wrote this row version, so any later write changes it), and
- * rule_cc_reuse's counts (zero without a probe). The event and the row are looked up per event
- * (LATERAL with LIMIT 1: an index scan per event whatever the plan thinks of the batch's size;
- * as EXISTS, a plan made on a young table hashed a scan of the whole event table).
- * Each count is its own subquery with both its columns in one index, so that even a plan made
- * without statistics uses that index: one count over "card OR email" was planned, on a young
- * table, as a scan of the whole account.
- */
-export const READ = `
-  SELECT "e"."n",
-    "stored"."seen" IS NOT NULL AS "seen", "found"."row", "found"."version",
-    (
-      SELECT count(DISTINCT "c"."email")::int FROM "Transaction" AS "c"
-      WHERE "c"."accountId" = "e"."accountId" AND "c"."cardFingerprint" = "e"."card"
-        AND "c"."chargeId" <> "e"."chargeId" AND "c"."email" <> "e"."email"
-        AND "c"."created" >= "e"."since"
-    ) AS "otherEmails",
-    (
-      SELECT count(DISTINCT "c"."cardFingerprint")::int FROM "Transaction" AS "c"
-      WHERE "c"."accountId" = "e"."accountId" AND "c"."email" = "e"."email"
-        AND "c"."chargeId" <> "e"."chargeId" AND "c"."cardFingerprint" <> "e"."card"
-        AND "c"."created" >= "e"."hourAgo"
-    ) AS "otherCards"
-  FROM ROWS FROM (json_to_recordset($1::json) AS ("accountId" text, "eventId" text,
-    "chargeId" text, "card" text, "email" text, "since" int, "hourAgo" int))
-    WITH ORDINALITY AS "e"("accountId", "eventId", "chargeId", "card", "email", "since",
-      "hourAgo", "n")
-  LEFT JOIN LATERAL (
-    SELECT 1 AS "seen" FROM "StripeEvent" AS "s"
-    WHERE "s"."accountId" = "e"."accountId" AND "s"."eventId" = "e"."eventId"
-    LIMIT 1
-  ) AS "stored" ON true
-  LEFT JOIN LATERAL (
-    SELECT row_to_json("t") AS "row", "t"."xmin"::text AS "version"
-    FROM "Transaction" AS "t"
-    WHERE "t"."accountId" = "e"."accountId" AND "t"."chargeId" = "e"."chargeId"
-    LIMIT 1
-  ) AS "found" ON true
-  ORDER BY "e"."n"`;
-
-const column = (name: string) => `"${name}"`;
-const list = (names: readonly string[]) => names.map(column).join(", ");
-
-/**
- * The decisions of a batch of events about distinct charges (a JSON array: per event the
- * charge's whole row, the version it was decided on, the event and any action), written as
- * one statement, so one transaction, and answered in the batch's order. A row is written only
- * if it is still the version its decision was made on (no row, for a charge that had none);
- * then, only for the rows written, the event and the action. An event whose row was not
- * written keeps nothing: its caller decides again on the newer row. INSERT … ON CONFLICT finds
- * each row through the primary key whatever plan PostgreSQL keeps (an UPDATE … FROM, planned
- * on a young table, hashed a scan of the whole table: 634 events/s), takes the same row lock
- * as SELECT … FOR UPDATE and checks the version on the newest committed row. Rows go in key
- * order, so two batches lock the rows they share in the same order.
- */
-export const WRITE = `
-  WITH "input" AS (
-    SELECT "r".*, "e".*
-    FROM ROWS FROM (json_to_recordset($1::json) AS ("row" json, "version" text,
-      "eventId" text, "eventType" text, "eventCreated" int, "eventStatus" text,
-      "actionId" text, "kind" "StripeActionKind", "targetId" text, "idempotencyKey" text,
-      "reason" text, "simulated" boolean, "nextAttemptAt" timestamp(3)))
-      WITH ORDINALITY AS "e"("row", "version", "eventId", "eventType", "eventCreated",
-        "eventStatus", "actionId", "kind", "targetId", "idempotencyKey", "reason",
-        "simulated", "nextAttemptAt", "n")
-    CROSS JOIN LATERAL json_populate_record(NULL::"Transaction", "e"."row") AS "r"
-  ), "written" AS (
-    INSERT INTO "Transaction" AS "t" ("accountId", "chargeId", ${list(COLUMNS)}, "updatedAt")
-    SELECT "accountId", "chargeId", ${list(COLUMNS)}, now() FROM "input"
-    ORDER BY "accountId", "chargeId"
-    ON CONFLICT ("accountId", "chargeId") DO UPDATE SET
-      ${COLUMNS.map((name) => `${column(name)} = EXCLUDED.${column(name)}`).join(", ")},
-      "updatedAt" = EXCLUDED."updatedAt"
-    WHERE "t"."xmin" = (
-      SELECT "i"."version"::xid FROM "input" AS "i"
-      WHERE "i"."accountId" = EXCLUDED."accountId" AND "i"."chargeId" = EXCLUDED."chargeId"
-    )
-    RETURNING "t"."accountId", "t"."chargeId"
-  ), "stored" AS (
-    INSERT INTO "StripeEvent" ("accountId", "eventId", "type", "created", "status", "chargeId")
-    SELECT "i"."accountId", "i"."eventId", "i"."eventType", "i"."eventCreated",
-      "i"."eventStatus", "i"."chargeId"
-    FROM "input" AS "i" JOIN "written" USING ("accountId", "chargeId")
-    ON CONFLICT ("accountId", "eventId") DO NOTHING
-    RETURNING 1
-  ), "acted" AS (
-    INSERT INTO "StripeAction" ("id", "accountId", "chargeId", "kind", "targetId",
-      "idempotencyKey", "reason", "simulated", "nextAttemptAt", "updatedAt")
-    SELECT "i"."actionId", "i"."accountId", "i"."chargeId", "i"."kind", "i"."targetId",
-      "i"."idempotencyKey", "i"."reason", "i"."simulated", "i"."nextAttemptAt", now()
-    FROM "input" AS "i" JOIN "written" USING ("accountId", "chargeId")
-    WHERE "i"."idempotencyKey" IS NOT NULL
-    ON CONFLICT ("accountId", "idempotencyKey") DO NOTHING
-    RETURNING "accountId", "chargeId"
-  )
-  SELECT "i"."n",
-    EXISTS (SELECT 1 FROM "written" AS "w"
-      WHERE "w"."accountId" = "i"."accountId" AND "w"."chargeId" = "i"."chargeId") AS "written",
-    EXISTS (SELECT 1 FROM "acted" AS "a"
-      WHERE "a"."accountId" = "i"."accountId" AND "a"."chargeId" = "i"."chargeId") AS "acted"
-  FROM "input" AS "i"
-  ORDER BY "i"."n"`;
-
-/** For the locked retry: the charge's row, created empty if new, then locked. */
-const CREATE_EMPTY = `INSERT INTO "Transaction" ("accountId", "chargeId", "updatedAt")
-  VALUES ($1, $2, now()) ON CONFLICT ("accountId", "chargeId") DO NOTHING`;
-const LOCK = `SELECT 1 FROM "Transaction" WHERE "accountId" = $1 AND "chargeId" = $2 FOR UPDATE`;
-
-type ReadItem = {
-  accountId: string;
-  eventId: string;
-  chargeId: string;
-  card: string | null;
-  email: string | null;
-  since: number;
-  hourAgo: number;
-};
-
-type WriteItem = {
-  /** The charge's whole row as decided: its key says which charge the item writes. */
-  row: Record<string, unknown> & { accountId: string; chargeId: string };
-  version: string | null;
-  eventId: string;
-  eventType: string;
-  eventCreated: number;
-  eventStatus: string;
-  actionId: string | null;
-  kind: ActionRecord["kind"] | null;
-  targetId: string | null;
-  idempotencyKey: string | null;
-  reason: string | null;
-  simulated: boolean | null;
-  nextAttemptAt: Date | null;
-};
-
-type Written = { written: boolean; acted: boolean };
 
 /** A transaction's connection as a Run: the same statements, unprepared. */
 const onConnection =
@@ -313,7 +133,7 @@ export function createStripeEventsRepository(
   return {
     /** Stores an event that changes no charge; false when this account already has it. */
     async recordEvent(data: EventRecord): Promise<boolean> {
-      const rows = await sql.prepared("ingest-record", `${INSERT_EVENT} RETURNING 1 AS "fresh"`, [
+      const rows = await sql.prepared("ingest-record", INSERT_EVENT, [
         data.accountId,
         data.eventId,
         data.type,
@@ -410,18 +230,12 @@ export function createStripeEventsRepository(
     },
 
     async findAccountByEndpoint(webhookEndpointId: string): Promise<{ id: string } | null> {
-      const rows = await sql.query<{ id: string }>(
-        `SELECT "id" FROM "Account" WHERE "webhookEndpointId" = $1`,
-        [webhookEndpointId],
-      );
+      const rows = await sql.query<{ id: string }>(FIND_ACCOUNT_BY_ENDPOINT, [webhookEndpointId]);
       return rows[0] ?? null;
     },
 
     async findEndpointId(accountId: string): Promise<{ webhookEndpointId: string }> {
-      const rows = await sql.query<{ webhookEndpointId: string }>(
-        `SELECT "webhookEndpointId" FROM "Account" WHERE "id" = $1`,
-        [accountId],
-      );
+      const rows = await sql.query<{ webhookEndpointId: string }>(FIND_ENDPOINT_ID, [accountId]);
       const row = rows[0];
       if (!row) throw new Error(`account ${accountId} not found`);
       return row;
@@ -429,10 +243,7 @@ export function createStripeEventsRepository(
 
     /** Whether Warden already holds the charge itself (not only a warning or a dispute). */
     async hasCharge(accountId: string, chargeId: string): Promise<boolean> {
-      const rows = await sql.query<{ hasCharge: boolean }>(
-        `SELECT "hasCharge" FROM "Transaction" WHERE "accountId" = $1 AND "chargeId" = $2`,
-        [accountId, chargeId],
-      );
+      const rows = await sql.query<{ hasCharge: boolean }>(HAS_CHARGE, [accountId, chargeId]);
       return rows[0]?.hasCharge ?? false;
     },
   };

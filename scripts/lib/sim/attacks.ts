@@ -207,8 +207,9 @@ const headless = (stealth: boolean): Population => ({
           },
     );
     const perMinute = stealth ? r.int(20, 40) : 90;
-    const minutes = r.int(2, 5);
-    const pages = Array.from({ length: perMinute * minutes }, (_, i) =>
+    // One session per identity: the crawl rotates device and address every 15-30 pages, so
+    // a population's share holds several bots, not one long crawl.
+    const pages = Array.from({ length: r.int(15, 30) }, (_, i) =>
       eventOf(r, actor, "request", start + (i * MINUTE) / perMinute, { device_id: actor.device }),
     );
     const signup = eventOf(r, actor, "signup", start + r.int(10, 60) * 1000);

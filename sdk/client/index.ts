@@ -46,7 +46,7 @@ const ANSWER_CODES: Partial<Record<number, WardenErrorCode>> = {
 };
 
 export function createWardenClient(options: WardenClientOptions): WardenClient {
-  const { url, apiKey, timeoutMs = 300, onError = "allow" } = options;
+  const { url, apiKey, timeoutMs = 300, onError = "allow", onDegraded } = options;
   if (typeof url !== "string" || !isHttpUrl(url)) {
     throw new TypeError(`createWardenClient: url must be an http(s) URL, got ${String(url)}`);
   }
@@ -58,6 +58,9 @@ export function createWardenClient(options: WardenClientOptions): WardenClient {
   }
   if (onError !== "allow" && onError !== "throw") {
     throw new TypeError('createWardenClient: onError must be "allow" or "throw"');
+  }
+  if (onDegraded !== undefined && typeof onDegraded !== "function") {
+    throw new TypeError("createWardenClient: onDegraded must be a function");
   }
   // Node loads its fetch on first use (a few hundred ms on a busy machine): load it now, so
   // the first screening's timeout is spent waiting for Warden, not for that.
@@ -86,8 +89,15 @@ export function createWardenClient(options: WardenClientOptions): WardenClient {
         return { ...result, degraded: false } satisfies ScreenDecision;
       } catch (cause) {
         const error = toWardenError(cause, controller.signal.aborted, timeoutMs);
-        if (onError === "throw" || !isOutage(error)) throw error;
-        return degraded(error, performance.now() - started);
+        if (!isOutage(error)) throw error;
+        const tookMs = performance.now() - started;
+        try {
+          onDegraded?.({ code: error.code, message: error.message, status: error.status, tookMs });
+        } catch {
+          // The merchant's alerting failed; the signup must not.
+        }
+        if (onError === "throw") throw error;
+        return degraded(error, tookMs);
       } finally {
         clearTimeout(timer);
       }
@@ -131,7 +141,14 @@ function toWardenError(cause: unknown, timedOut: boolean, timeoutMs: number): Wa
     });
   }
   const data = cause instanceof TRPCClientError ? (cause.data as ErrorData | undefined) : undefined;
-  const status = typeof data?.httpStatus === "number" ? data.httpStatus : null;
+  // A proxy's 502 or a bare 500 has no tRPC body: its status is still on the response.
+  const response = cause instanceof TRPCClientError ? (cause.meta?.response as Response) : null;
+  const status =
+    typeof data?.httpStatus === "number"
+      ? data.httpStatus
+      : typeof response?.status === "number"
+        ? response.status
+        : null;
   const code = status === null ? undefined : ANSWER_CODES[status];
   if (code && cause instanceof Error) {
     return new WardenError(code, cause.message, status, data?.issues ?? [], { cause });

@@ -20,6 +20,22 @@ export type WardenClientOptions = {
    * WardenError with code "TIMEOUT" or "UNAVAILABLE".
    */
   onError?: "allow" | "throw";
+  /**
+   * Called on every outage (a timeout, a network error, a 5xx), whatever `onError` says, with
+   * the error and how long the call took: alert on it. Warden answers bad input with a 4xx,
+   * never a 5xx, so a 5xx is a bug in Warden (its fuzz suite looks for them) or a proxy in
+   * front of it. An exception thrown here is caught and ignored: alerting never blocks a signup.
+   */
+  onDegraded?: (event: DegradedEvent) => void;
+};
+
+/** What `onDegraded` is told. */
+export type DegradedEvent = {
+  code: "TIMEOUT" | "UNAVAILABLE";
+  message: string;
+  /** Warden's (or a proxy's) HTTP status; null when no answer came. */
+  status: number | null;
+  tookMs: number;
 };
 
 /** Warden's answer, as the shared schema defines it. */

@@ -141,6 +141,40 @@ describe("warden/client when Warden does not answer", () => {
     }
   });
 
+  it("tells onDegraded of every outage, and a throwing onDegraded changes nothing", async () => {
+    const events: { code: string; status: number | null }[] = [];
+    const proxy = createHttpServer((_request, response) => {
+      response.writeHead(500, { "content-type": "application/json" }).end("{}");
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (proxy.address() as { port: number }).port;
+      const broken = createWardenClient({
+        url: `http://127.0.0.1:${port}`,
+        apiKey: key,
+        onDegraded: (event) => {
+          events.push({ code: event.code, status: event.status });
+          throw new Error("the pager is down too");
+        },
+      });
+      expect(await broken.screen({ type: "signup" })).toMatchObject({ degraded: true });
+      const hung = createWardenClient({
+        url: silentUrl,
+        apiKey: key,
+        timeoutMs: 100,
+        onError: "throw",
+        onDegraded: (event) => events.push({ code: event.code, status: event.status }),
+      });
+      await expect(hung.screen({ type: "signup" })).rejects.toMatchObject({ code: "TIMEOUT" });
+      expect(events).toEqual([
+        { code: "UNAVAILABLE", status: 500 },
+        { code: "TIMEOUT", status: null },
+      ]);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
   it('throws TIMEOUT and UNAVAILABLE with onError: "throw"', async () => {
     const hung = createWardenClient({
       url: silentUrl,

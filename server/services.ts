@@ -216,6 +216,7 @@ export function createServices(deps: ServiceDeps) {
     stripeFor,
     now,
     log,
+    onDone: (action, objectId) => events.ruleActionDone(action, objectId),
   });
   const allowPrivate = deps.webhooksAllowPrivate ?? false;
   const webhooks = createWebhooksService({
@@ -236,6 +237,7 @@ export function createServices(deps: ServiceDeps) {
     repo: createReviewRepository(prisma),
     labels,
     now,
+    onSettledMany: events.reviewsSettled,
     // "Always allow this user": the user id, else the email, goes on the allow list.
     onSettled: async (accountId, settled, { alwaysAllow, by }) => {
       events.reviewSettled(accountId, settled, by);

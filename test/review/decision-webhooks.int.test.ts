@@ -7,9 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyWebhook } from "../../sdk/client/index.ts";
 import type { WebhookDeliveryView } from "../../shared/schemas/webhooks.ts";
+import { buildCharge, buildDispute, buildEvent } from "../fixtures/stripe.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
+import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { startWebhookReceiver } from "../helpers/webhook-receiver.ts";
 
@@ -141,6 +143,81 @@ describe.each(DB_KINDS)("decision webhooks (%s)", (kind) => {
     const sent = receiver.received.slice(before).map((r) => JSON.parse(r.body).id);
     expect(new Set(sent).size).toBe(1);
     expect(sent).toHaveLength(3);
+  });
+
+  it("sends one event per item a bulk action settles", async () => {
+    const merchant = await signedInMerchant(t, `bulk-hooks-${kind}@example.com`);
+    const backend = await backendOf(t, merchant);
+    await turnOn(merchant, "rule_scraping");
+    const hook = await startWebhookReceiver();
+    try {
+      await merchant.browser.mutate("webhooks.createEndpoint", {
+        url: hook.url,
+        events: ["review.denied"],
+      });
+      const ids = [];
+      for (const user of ["b1", "b2"]) {
+        ids.push((await backend.decide({ type: "request", user_agent: BOT, user_id: user })).id);
+      }
+      const bulk = await merchant.browser.mutate("review.bulk", { filters: {}, decision: "deny" });
+      expect(bulk).toMatchObject({ ok: true, data: { settled: 2 } });
+      await expect.poll(() => hook.events().length, { timeout: 10_000 }).toBe(2);
+      expect(
+        hook
+          .events()
+          .map((e) => (e.data.review as { screening_id: string }).screening_id)
+          .sort(),
+      ).toEqual([...ids].sort());
+      expect(new Set(hook.events().map((e) => e.id)).size).toBe(2);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it("tells the endpoint of a rule's refund at Stripe and of Stripe's fraud label", async () => {
+    const merchant = await signedInMerchant(t, `stripe-hooks-${kind}@example.com`);
+    const stripe = await connectStripe(merchant);
+    const rules = await merchant.api.json<Record<string, unknown>>("/api/rules");
+    await merchant.api.json("/api/rules", {
+      method: "PUT",
+      body: { ...rules.body, rule_high_risk: true },
+    });
+    const hook = await startWebhookReceiver();
+    try {
+      await merchant.browser.mutate("webhooks.createEndpoint", {
+        url: hook.url,
+        events: ["charge.refunded_by_rule", "label.created"],
+      });
+      const risky = buildCharge({ riskScore: 95, riskLevel: "highest", email: "r@example.com" });
+      expect(
+        (await deliver(t, stripe.path, buildEvent("charge.succeeded", risky), stripe.webhookSecret))
+          .status,
+      ).toBe(200);
+      await deliver(
+        t,
+        stripe.path,
+        buildEvent("charge.dispute.created", buildDispute(risky)),
+        stripe.webhookSecret,
+      );
+      await expect
+        .poll(
+          () =>
+            hook
+              .events()
+              .map((e) => e.type)
+              .sort(),
+          { timeout: 15_000 },
+        )
+        .toEqual(["charge.refunded_by_rule", "label.created"]);
+      const refunded = hook.events().find((e) => e.type === "charge.refunded_by_rule");
+      expect(refunded?.data).toMatchObject({ charge: { id: risky.id, action: "refund" } });
+      const label = hook.events().find((e) => e.type === "label.created");
+      expect(label?.data).toMatchObject({
+        label: { subject_id: risky.id, label: "fraud", source: "stripe" },
+      });
+    } finally {
+      await hook.close();
+    }
   });
 
   it("refuses bad endpoints with 400 naming the field", async () => {

@@ -48,12 +48,16 @@ export function createLabelsRepository(prisma: PrismaClient) {
     },
 
     /** Adds the label unless one with the same sourceRef exists (a redelivered Stripe event). */
-    async addOnce(accountId: string, label: NewLabel & { sourceRef: string }, at: Date) {
-      const { count } = await prisma.label.createMany({
+    async addOnce(
+      accountId: string,
+      label: NewLabel & { sourceRef: string },
+      at: Date,
+    ): Promise<LabelView | null> {
+      const rows = await prisma.label.createManyAndReturn({
         data: [{ accountId, ...label, createdAt: at }],
         skipDuplicates: true,
       });
-      return count > 0;
+      return rows[0] ? toLabelView(rows[0]) : null;
     },
 
     async history(accountId: string, subjectKind: LabelSubjectKind, subjectId: string) {

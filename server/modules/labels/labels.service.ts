@@ -67,7 +67,7 @@ export function createLabelsService({ repo, now, onLabel }: Deps) {
      * event, so a redelivery adds nothing; the charge's row may not exist yet.
      */
     async fromStripe(accountId: string, chargeId: string, eventId: string, why: string) {
-      await repo.addOnce(
+      const label = await repo.addOnce(
         accountId,
         {
           subjectKind: "charge",
@@ -80,6 +80,7 @@ export function createLabelsService({ repo, now, onLabel }: Deps) {
         },
         now(),
       );
+      if (label) onLabel?.(accountId, label);
     },
   };
 }

@@ -105,16 +105,18 @@ export function createReviewRepository(prisma: PrismaClient) {
       filters: QueueFilters,
       limit: number,
       s: { status: "approved" | "denied"; at: Date; by: string; note: string | null },
-    ): Promise<string[]> {
-      const rows = await prisma.$queryRaw<{ id: string }[]>`
+    ): Promise<{ id: string; userId: string | null; email: string | null }[]> {
+      const rows = await prisma.$queryRaw<
+        { id: string; userId: string | null; email: string | null }[]
+      >`
         UPDATE "Screening" SET "reviewStatus" = ${s.status}, "reviewedAt" = ${s.at},
           "reviewedBy" = ${s.by}, "reviewNote" = ${s.note}
         WHERE "id" IN (
           SELECT "id" FROM "Screening" WHERE ${filterSql(accountId, filters)}
           ORDER BY "createdAt", "id" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
           AND "reviewStatus" IS NULL
-        RETURNING "id"`;
-      return rows.map((row) => row.id);
+        RETURNING "id", "userId", "email"`;
+      return rows;
     },
 
     find(accountId: string, id: string) {

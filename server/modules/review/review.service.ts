@@ -37,6 +37,8 @@ type Deps = {
   labels: LabelsService;
   now: () => Date;
   /** Told of each settled item after it is stored (allow lists, decision webhooks). */
+  /** Told of the items a bulk action settled, a batch at a time. */
+  onSettledMany?: (accountId: string, settled: Settled[], by: string) => void;
   onSettled?: (
     accountId: string,
     settled: Settled,
@@ -61,7 +63,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 
 const STATUS = { approve: "approved", deny: "denied" } as const;
 
-export function createReviewService({ repo, labels, now, onSettled }: Deps) {
+export function createReviewService({ repo, labels, now, onSettled, onSettledMany }: Deps) {
   function queueFilters(f: ReviewFilters): QueueFilters {
     return {
       rule: f.rule,
@@ -172,9 +174,14 @@ export function createReviewService({ repo, labels, now, onSettled }: Deps) {
       const s = { status: STATUS[decision], at: now(), by, note: note || null };
       let settled = 0;
       for (;;) {
-        const ids = await repo.settleMany(accountId, filters, BULK_BATCH, s);
-        settled += ids.length;
-        if (ids.length < BULK_BATCH) return { settled };
+        const rows = await repo.settleMany(accountId, filters, BULK_BATCH, s);
+        settled += rows.length;
+        onSettledMany?.(
+          accountId,
+          rows.map((row) => ({ ...row, status: s.status })),
+          by,
+        );
+        if (rows.length < BULK_BATCH) return { settled };
       }
     },
 

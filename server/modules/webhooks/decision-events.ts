@@ -6,18 +6,24 @@
  */
 import type { LabelView } from "../../../shared/schemas/labels.ts";
 import type { ScreenEvent, ScreenResult } from "../../../shared/schemas/screening.ts";
+import type { WebhookEventType } from "../../../shared/schemas/webhooks.ts";
 import type { Settled } from "../review/review.service.ts";
 import type { WebhooksService } from "./webhooks.service.ts";
 
 type Log = { warn(obj: object, msg: string): void };
 type Screener = { screen(accountId: string, event: ScreenEvent): Promise<ScreenResult> };
 
-export function withDecisionEvents(webhooks: Pick<WebhooksService, "emit">, log: Log) {
-  const emit = (...args: Parameters<WebhooksService["emit"]>) => {
+export function withDecisionEvents(webhooks: Pick<WebhooksService, "emitMany">, log: Log) {
+  const emitMany = (...args: Parameters<WebhooksService["emitMany"]>) => {
     webhooks
-      .emit(...args)
+      .emitMany(...args)
       .catch((error) => log.warn({ err: error, type: args[1] }, "decision event not stored"));
   };
+  const emit = (accountId: string, type: WebhookEventType, data: unknown) =>
+    emitMany(accountId, type, [data]);
+  const reviewData = (settled: Settled, by: string) => ({
+    review: { screening_id: settled.id, status: settled.status, by, user_id: settled.userId },
+  });
   return {
     /** The screening service, telling the endpoints of every block and review it answers. */
     screenings<S extends Screener>(service: S): S {
@@ -47,13 +53,41 @@ export function withDecisionEvents(webhooks: Pick<WebhooksService, "emit">, log:
     },
 
     reviewSettled(accountId: string, settled: Settled, by: string) {
-      emit(accountId, settled.status === "approved" ? "review.approved" : "review.denied", {
-        review: { screening_id: settled.id, status: settled.status, by, user_id: settled.userId },
-      });
+      emit(
+        accountId,
+        settled.status === "approved" ? "review.approved" : "review.denied",
+        reviewData(settled, by),
+      );
+    },
+
+    /** A bulk action's settlements, one event each, stored together. */
+    reviewsSettled(accountId: string, settled: readonly Settled[], by: string) {
+      const status = settled[0]?.status;
+      if (!status) return;
+      emitMany(
+        accountId,
+        status === "approved" ? "review.approved" : "review.denied",
+        settled.map((s) => reviewData(s, by)),
+      );
     },
 
     labelCreated(accountId: string, label: LabelView) {
       emit(accountId, "label.created", { label });
+    },
+
+    /** A rule's refund (or cancelled authorization) went through at Stripe. */
+    ruleActionDone(
+      action: { accountId: string; chargeId: string; kind: string; reason: string },
+      stripeObjectId: string | null,
+    ) {
+      emit(action.accountId, "charge.refunded_by_rule", {
+        charge: {
+          id: action.chargeId,
+          action: action.kind,
+          reason: action.reason,
+          stripe_object_id: stripeObjectId,
+        },
+      });
     },
   };
 }

@@ -131,27 +131,33 @@ export function createWebhooksService({
     },
 
     /** Stores the event for every endpoint that wants it; the worker sends it right after. */
-    async emit(accountId: string, type: WebhookEventType, data: unknown): Promise<void> {
+    emit(accountId: string, type: WebhookEventType, data: unknown): Promise<void> {
+      return this.emitMany(accountId, type, [data]);
+    },
+
+    /** One event per item of `data` (a bulk action), in one read and one insert. */
+    async emitMany(
+      accountId: string,
+      type: WebhookEventType,
+      data: readonly unknown[],
+    ): Promise<void> {
+      if (data.length === 0) return;
       const endpoints = await repo.subscribed(accountId, type);
       if (endpoints.length === 0) return;
       const at = now();
-      const eventId = `evt_${randomUUID().replaceAll("-", "")}`;
-      const body = JSON.stringify({
-        id: eventId,
-        type,
-        created: Math.floor(at.getTime() / 1000),
-        data,
-      });
-      await repo.enqueue(
-        endpoints.map((endpoint) => ({
+      const created = Math.floor(at.getTime() / 1000);
+      const rows = data.flatMap((item) => {
+        const eventId = `evt_${randomUUID().replaceAll("-", "")}`;
+        const body = JSON.stringify({ id: eventId, type, created, data: item });
+        return endpoints.map((endpoint) => ({
           accountId,
           endpointId: endpoint.id,
           eventId,
           eventType: type,
           body,
-        })),
-        at,
-      );
+        }));
+      });
+      await repo.enqueue(rows, at);
       worker.kick();
     },
 

@@ -37,6 +37,8 @@ type Deps = {
   now: () => Date;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   pollMs?: number;
+  /** Told of each refund or cancellation once it is done (decision webhooks). */
+  onDone?: (action: StripeAction, stripeObjectId: string | null) => void;
 };
 
 export const NOT_CONNECTED =
@@ -68,7 +70,13 @@ export function createStripeActionsService({
   now,
   log,
   pollMs = 5000,
+  onDone,
 }: Deps) {
+  async function done(action: StripeAction, stripeObjectId: string | null): Promise<void> {
+    await repo.finishAction(action, { status: "done", stripeObjectId });
+    onDone?.(action, stripeObjectId);
+  }
+
   async function call(stripe: Stripe, action: StripeAction): Promise<string> {
     const options = { idempotencyKey: action.idempotencyKey };
     if (action.kind === "refund") {
@@ -97,7 +105,7 @@ export function createStripeActionsService({
 
   async function execute(action: StripeAction): Promise<void> {
     if (action.simulated) {
-      await repo.finishAction(action, { status: "done", stripeObjectId: null });
+      await done(action, null);
       return;
     }
     const { secretKey } = await credentials.stripeCredentials(action.accountId);
@@ -107,7 +115,7 @@ export function createStripeActionsService({
     }
     try {
       const objectId = await call(stripeFor(secretKey), action);
-      await repo.finishAction(action, { status: "done", stripeObjectId: objectId });
+      await done(action, objectId);
     } catch (error) {
       const message = (error as Error).message || "Stripe call failed";
       if (isStripeAnswer(error)) {
@@ -124,7 +132,7 @@ export function createStripeActionsService({
           ALREADY_DONE.has(code) &&
           /already (been )?(refunded|canceled)|status of canceled/i.test(message)
         ) {
-          await repo.finishAction(action, { status: "done", stripeObjectId: null });
+          await done(action, null);
         } else {
           await repo.finishAction(action, { status: "failed", error: message });
         }

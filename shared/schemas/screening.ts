@@ -21,7 +21,11 @@ export const SCREEN_TYPES = [
 export type ScreenType = (typeof SCREEN_TYPES)[number];
 
 export const DECISIONS = ["allow", "review", "block"] as const;
-export type ScreenDecision = (typeof DECISIONS)[number];
+/**
+ * The verdict of one screening: allow, review or block. Not the typed client's
+ * `ScreenDecision`, which is a whole answer (verdict, score, reasons) that was not degraded.
+ */
+export type ScreenVerdict = (typeof DECISIONS)[number];
 
 /** Free text from a merchant's customer: trimmed, bounded, and storable (storable.ts). */
 const text = (max: number) =>

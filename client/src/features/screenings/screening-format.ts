@@ -1,18 +1,18 @@
 /** How the Screenings page shows a screening's fields; pure, so tested as a table. */
 import type {
-  ScreenDecision,
   ScreenReason,
   ScreenType,
+  ScreenVerdict,
 } from "../../../../shared/schemas/screening.ts";
 import type { Tone } from "../../lib/tone.ts";
 
-export const DECISION_NAMES: Record<ScreenDecision, string> = {
+export const DECISION_NAMES: Record<ScreenVerdict, string> = {
   allow: "Allowed",
   review: "Review",
   block: "Blocked",
 };
 
-export function decisionTone(decision: ScreenDecision): Tone {
+export function decisionTone(decision: ScreenVerdict): Tone {
   return decision === "block" ? "red" : decision === "review" ? "yellow" : "green";
 }
 

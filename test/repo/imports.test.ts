@@ -1,6 +1,7 @@
 /**
  * `npm run lint:imports` as a test, so CI (which runs `npm test`, not `npm run lint`) fails on
- * an import cycle or on code importing test/. The rules: .dependency-cruiser.cjs.
+ * an import cycle, on code importing test/ or on a module reaching into another's internals.
+ * The rules: .dependency-cruiser.cjs.
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -10,7 +11,7 @@ import { expect, it } from "vitest";
 
 const root = resolve(import.meta.dirname, "../..");
 
-it("finds no import cycle and no code importing test/ (npm run lint:imports)", async () => {
+it("finds no import cycle, no code importing test/, no reach into a module's internals (npm run lint:imports)", async () => {
   const script: string = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")).scripts[
     "lint:imports"
   ];

@@ -143,4 +143,16 @@ describe("review queue in Chromium", () => {
     await allowed.getByText("203.0.113.0/24").waitFor();
     await screenshot(page, "allow-list");
   });
+
+  it("labels a screening from its row on the Screenings page", async () => {
+    await page.goto(`${t.baseUrl}/homepage/screenings`);
+    await page.locator(`tr[data-screening="${ids[1]}"] button`).first().click();
+    const detail = page.locator(`#screening-${ids[1]}`);
+    await detail.getByRole("button", { name: "Label fraud" }).click();
+    await expect
+      .poll(() => detail.locator("[data-label]").innerText())
+      .toBe(`fraud (${merchant.email})`);
+    const stored = await t.prisma.label.findMany({ where: { subjectId: ids[1] } });
+    expect(stored).toMatchObject([{ label: "fraud", source: "person", subjectKind: "screening" }]);
+  });
 });

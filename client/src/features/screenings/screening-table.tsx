@@ -2,6 +2,7 @@
 import { Fragment, useState } from "react";
 import type { ScreeningRow } from "../../../../shared/schemas/screening.ts";
 import { ruleLabel } from "../../lib/rule-format.ts";
+import { LabelButtons } from "../review/label-buttons.tsx";
 import {
   DECISION_NAMES,
   decisionTone,
@@ -59,6 +60,7 @@ export function ScreeningTable({ rows }: { rows: ScreeningRow[] }) {
                       </p>
                     )}
                     <ScreeningReasons row={row} />
+                    <LabelButtons kind="screening" id={row.id} />
                   </td>
                 </tr>
               )}

@@ -29,6 +29,7 @@ const BENCHES = [
   { name: "webhooks", script: "scripts/bench-webhooks.ts", what: "Stripe webhook ingest" },
   { name: "screen", script: "scripts/bench-screen.ts", what: "screening API" },
   { name: "backtest", script: "scripts/bench-backtest.ts", what: "rules tried on history" },
+  { name: "review", script: "scripts/bench-review.ts", what: "review queue at 100,000 open" },
 ] as const;
 
 function run(script: string, args: string[]): Promise<number> {

@@ -1,7 +1,8 @@
 /**
  * rule_cc_reuse: block when one card is used by more than N distinct users or emails in the
  * window (reuse), or when one user, email, IP or device tries more than M distinct cards in
- * 1 h (card testing). Runs on screened events and on Stripe charges alike.
+ * 1 h (card testing; per IP only where the address is not a consumer ISP's, which NAT shares).
+ * Runs on screened events and on Stripe charges alike.
  */
 import type { Rule } from "../types.ts";
 
@@ -20,7 +21,12 @@ export const cardReuse: Rule = {
         limit: s.max_users_per_card,
       };
     }
+    // A consumer ISP's address is shared (CGNAT, offices): there the people behind it, not
+    // the address, are counted.
+    const geo = features.geo;
+    const sharedAddress = !!geo && geo.country !== null && !geo.hosting;
     for (const identity of ["user", "email", "ip", "device"] as const) {
+      if (identity === "ip" && sharedAddress) continue;
       const cards = counts.cardsLastHour[identity] + 1;
       if (cards > s.max_cards_per_hour) {
         return {

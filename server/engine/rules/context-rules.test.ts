@@ -58,12 +58,16 @@ describe("rule_timezone_mismatch and relayed networks", () => {
       flagged: false,
     },
     { population: "privacy_relay_email: iCloud Private Relay's exit", asn: 36183, flagged: false },
+    { population: "consumer_vpn: a VPN exit on a hosting network", asn: 9009, flagged: false },
     { population: "traveller or proxy: a home ISP abroad", asn: 7922, flagged: true },
   ])("$population → flagged: $flagged", ({ asn, flagged }) => {
     const finding = timezoneMismatch.check(
       event({ timezone: "Europe/Berlin" }),
       on,
-      eventFeatures({ timezoneFitsCountry: false, geo: { country: "US", asn, hosting: false } }),
+      eventFeatures({
+        timezoneFitsCountry: false,
+        geo: { country: "US", asn, hosting: asn === 9009 },
+      }),
     );
     expect(finding !== null).toBe(flagged);
   });

@@ -176,6 +176,29 @@ describe("rule_cc_reuse (3 users a card in 30 days, 5 cards an identity per hour
     const busy = eventFeatures({ counts: counts({ usersOn: { card: 50, device: 0 } }) });
     expect(cardReuse.check(event(), on, busy)).toBeNull();
   });
+
+  it.each([
+    {
+      population: "mobile_cgnat: six shoppers with six cards behind one carrier address",
+      geo: { country: "US", asn: 21928, hosting: false },
+      message: null,
+    },
+    {
+      population: "card_testing: six cards from one cloud server",
+      geo: { country: "US", asn: 14061, hosting: true },
+      message: "6 different cards from one ip in 1 h (limit 5)",
+    },
+  ])("$population → $message", ({ geo, message }) => {
+    const finding = cardReuse.check(
+      withCard,
+      on,
+      eventFeatures({
+        geo,
+        counts: counts({ cardsLastHour: { user: 0, email: 0, ip: 5, device: 0 } }),
+      }),
+    );
+    expect(finding?.message ?? null).toBe(message);
+  });
 });
 
 describe("rule_device_fingerprint_reuse (3 users a device in 30 days)", () => {

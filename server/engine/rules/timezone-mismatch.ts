@@ -1,8 +1,9 @@
 /**
  * rule_timezone_mismatch: the browser's timezone is not one of the IP country's timezones.
- * Abstains on the networks of corporate security gateways and privacy relays, whose exits
- * are chosen by the company or the relay, not by where the person is (npm run simulate: a
- * Zscaler exit in the US put every employee abroad under review).
+ * Abstains on the networks of corporate security gateways, privacy relays and hosting
+ * providers (VPN exits), whose country is chosen by the company, the relay or the person, not
+ * where the person is (npm run simulate: a Zscaler exit in the US put every employee abroad
+ * under review, and a fifth of VPN users' events were reviewed).
  */
 import type { Rule } from "../types.ts";
 
@@ -23,8 +24,9 @@ export const timezoneMismatch: Rule = {
   check(subject, _policy, features) {
     if (subject.kind !== "event" || !subject.timezone || !subject.ip) return null;
     if (features.timezoneFitsCountry !== false) return null;
+    // A hosting network's country is where the server is (a VPN exit the person picked).
     const asn = features.geo?.asn ?? null;
-    if (asn !== null && RELAY_NETWORKS.has(asn)) return null;
+    if (features.geo?.hosting || (asn !== null && RELAY_NETWORKS.has(asn))) return null;
     const country = features.geo?.country ?? "?";
     return {
       message: `browser timezone ${subject.timezone} is not a timezone of ${country}, the IP's country`,

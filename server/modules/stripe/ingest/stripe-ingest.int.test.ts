@@ -138,7 +138,7 @@ describe.each(DB_KINDS)("Stripe webhooks on %s", (kind) => {
     [
       "rule_email (disposable)",
       { email: "trial@mailinator.com" },
-      "disposable email domain mailinator.com",
+      "disposable email domain mailinator.com (on the disposable-domain list)",
     ],
   ])(
     "refunds a succeeded charge that breaks %s, once, with reason fraudulent",

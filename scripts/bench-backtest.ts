@@ -5,30 +5,30 @@
  * then starts Warden as its own process (compiled, as `npm start` runs it: bench-process.ts)
  * and, over real HTTP, starts a 30-day backtest with every rule on and polls it until done.
  * The time is from the start request to the poll that sees it done. A bare Fastify route
- * (scripts/lib/bare-server.ts) is loaded with autocannon in the same run, as the floor.
+ * (scripts/bench/bare-server.ts) is loaded with autocannon in the same run, as the floor; the
+ * harness (the bare route, the machine line) is in scripts/bench/.
  *
  * PostgreSQL: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres) is
  * the admin URL; the script creates and drops its own database. Embedded: BENCH_EMBEDDED_EVENTS
  * (default 200,000; PGlite is single-threaded in-process). `--db postgres|embedded` runs one;
  * `--json <file>` writes the results per the bench output contract.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import autocannon from "autocannon";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { type Database, openDatabase } from "../server/db/database.ts";
 import { randomToken, sha256Bytes } from "../server/lib/tokens.ts";
 import type { BacktestJob } from "../shared/schemas/backtest.ts";
 import { DEFAULT_RULES, RULE_KEYS } from "../shared/schemas/rules.ts";
 import { DEFAULT_TEMPLATES } from "../shared/schemas/templates.ts";
-import { freePort, nodeCommand, stop } from "./lib/bench-process.ts";
+import { bareRequestsPerSecond } from "./bench/bare.ts";
+import { childrenOf, cpuSeconds, machine, machineLine, memoryMb } from "./bench/machine.ts";
+import { runBench } from "./bench/main.ts";
+import { freePort, HOST, sleep, start, stop, waitUntil } from "./lib/bench-process.ts";
 import { flags } from "./lib/progress.ts";
 
-const ROOT = resolve(import.meta.dirname, "..");
 const args = flags();
 const DBS = (args.db ?? "postgres,embedded").split(",");
 const PG_EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
@@ -36,7 +36,6 @@ const EMBEDDED_EVENTS = Number(process.env.BENCH_EMBEDDED_EVENTS ?? 200_000);
 const SEED_EVENTS = 50_000;
 const PG_ADMIN_URL =
   process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const HOST = "127.0.0.1";
 const DAY_MS = 86_400_000;
 const CHUNK = 100_000;
 const ACCOUNT = "bench-backtest";
@@ -50,77 +49,10 @@ const SETTINGS = {
   days: 30,
 };
 
-const children = new Set<ChildProcess>();
-process.once("exit", () => {
-  for (const child of children) child.kill("SIGKILL");
-});
-
-function start(script: string, env: Record<string, string>, logFile: string) {
-  const log = openSync(logFile, "a");
-  const base = { ...process.env } as Record<string, string>;
-  for (const name of ["DATABASE_URL", "PUBLIC_URL", "ENCRYPTION_KEY", "HOST", "PORT"]) {
-    delete base[name];
-  }
-  const child = spawn(process.execPath, nodeCommand(script), {
-    cwd: ROOT,
-    env: { ...base, ...env },
-    stdio: ["ignore", log, log],
-  });
-  closeSync(log);
-  children.add(child);
-  child.once("exit", () => children.delete(child));
-  return child;
-}
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-async function waitFor(what: string, child: ChildProcess, logFile: string, url: string) {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`${what} exited:\n${readFileSync(logFile, "utf8").slice(-3000)}`);
-    }
-    if (
-      await fetch(url).then(
-        (r) => r.status < 500,
-        () => false,
-      )
-    )
-      return;
-    await sleep(250);
-  }
-  throw new Error(`${what} not ready in 180 s`);
-}
-
-/** CPU seconds (user + system) a process has used so far (Linux; clock ticks of 100 Hz). */
-/**
- * CPU seconds (user + sys) of a process and of its children that have ended (on PostgreSQL
- * the job runs in a child process, reaped when it ends).
- */
-function cpuSecondsOf(pid: number | undefined): number | null {
-  if (!pid) return null;
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
-}
-
-/** The pids of a process's live children (Linux). */
-function childrenOf(pid: number | undefined): number[] {
-  if (!pid) return [];
-  try {
-    const text = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
-    return text ? text.split(" ").map(Number) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** Peak and current resident memory of a process, in MB (Linux). */
+/** Peak and current resident memory of a process, in whole MB. */
 function memoryOf(pid: number | undefined) {
-  if (!pid) return null;
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const mb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1]) / 1024;
-  return { peakMb: Math.round(mb("VmHWM")), rssMb: Math.round(mb("VmRSS")) };
+  const memory = memoryMb(pid);
+  return memory && { peakMb: Math.round(memory.peakMb), rssMb: Math.round(memory.rssMb) };
 }
 
 /** Screenings, charges and seed rows for one account, by INSERT … SELECT over generate_series. */
@@ -254,7 +186,7 @@ async function fill(db: Database, events: number): Promise<{ token: string; coun
 async function runBacktest(base: string, token: string, pid: number | undefined) {
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   const before = memoryOf(pid);
-  const cpuBefore = cpuSecondsOf(pid) ?? 0;
+  const cpuBefore = cpuSeconds(pid, true) ?? 0;
   const loadBefore = loadavg()[0];
   const started = performance.now();
   const res = await fetch(`${base}/trpc/backtest.start`, {
@@ -291,14 +223,23 @@ async function runBacktest(base: string, token: string, pid: number | undefined)
     process.stderr.write("\n");
     if (job.status !== "done" || !job.result) throw new Error(`backtest ${job.status}`);
     const seconds = (performance.now() - started) / 1000;
-    const cpuSeconds = (cpuSecondsOf(pid) ?? 0) - cpuBefore;
+    const cpuUsed = (cpuSeconds(pid, true) ?? 0) - cpuBefore;
     const load = [loadBefore, loadavg()[0]].map((n) => Number(n?.toFixed(1)));
     pollMs.sort((a, b) => a - b);
     const poll = {
       p99: Number((pollMs[Math.floor(pollMs.length * 0.99)] ?? 0).toFixed(1)),
       max: Number((pollMs.at(-1) ?? 0).toFixed(1)),
     };
-    return { seconds, job, before, after: memoryOf(pid), jobPeakMb, poll, cpuSeconds, load };
+    return {
+      seconds,
+      job,
+      before,
+      after: memoryOf(pid),
+      jobPeakMb,
+      poll,
+      cpuSeconds: cpuUsed,
+      load,
+    };
   }
 }
 
@@ -342,9 +283,20 @@ async function bench(kind: "postgres" | "embedded", workDir: string, bareReqPerS
     const port = await freePort();
     const base = `http://${HOST}:${port}`;
     const logFile = join(workDir, `${kind}-server.log`);
-    const child = start("server/main.ts", { ...env, PORT: String(port) }, logFile);
+    const child = start(
+      `Warden (${kind})`,
+      "server/main.ts",
+      { ...env, PORT: String(port) },
+      logFile,
+    );
     try {
-      await waitFor(`Warden (${kind})`, child, logFile, `${base}/healthz`);
+      await waitUntil(
+        `Warden (${kind})`,
+        child,
+        logFile,
+        async () => (await fetch(`${base}/healthz`)).status < 500,
+        180_000,
+      );
       const run = await runBacktest(base, token, child.pid);
       const result = run.job?.result;
       console.log(
@@ -377,7 +329,7 @@ async function bench(kind: "postgres" | "embedded", workDir: string, bareReqPerS
           serverSeconds: (result?.tookMs ?? 0) / 1000,
           serverCpuSeconds: Number(run.cpuSeconds.toFixed(1)),
           loadAverage1m: run.load,
-          cpus: cpus().length,
+          machine: machine(),
           eventsPerSecond: Math.round(events / run.seconds),
           serverRssBeforeMb: run.before?.rssMb,
           serverPeakRssMb: run.after?.peakMb,
@@ -396,31 +348,11 @@ async function bench(kind: "postgres" | "embedded", workDir: string, bareReqPerS
   }
 }
 
-async function bareRoute(workDir: string): Promise<number> {
-  const port = await freePort();
-  const logFile = join(workDir, "bare.log");
-  const child = start("scripts/lib/bare-server.ts", { PORT: String(port) }, logFile);
-  try {
-    const url = `http://${HOST}:${port}/bare`;
-    await waitFor("bare route", child, logFile, url);
-    const result = await autocannon({
-      url,
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: "{}",
-      connections: 10,
-      duration: 5,
-    });
-    return result.requests.average;
-  } finally {
-    await stop(child);
-  }
-}
-
 async function main() {
   const workDir = await mkdtemp(join(tmpdir(), "warden-bench-backtest-logs-"));
+  console.error(`bench:backtest: ${machineLine()}`);
   console.error("bare Fastify route: 5 s of autocannon, 10 connections");
-  const bare = await bareRoute(workDir);
+  const bare = await bareRequestsPerSecond(workDir, { connections: 10, seconds: 5 });
   console.error(`  ${Math.round(bare)} req/s`);
   const results = [];
   for (const kind of DBS) {
@@ -433,9 +365,4 @@ async function main() {
   }
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error(`Benchmark failed: ${(error as Error)?.stack ?? error}`);
-    process.exitCode = 1;
-  })
-  .finally(() => process.stdout.write("", () => process.exit()));
+runBench("bench:backtest", main);

@@ -25,7 +25,7 @@ import {
   createTransactionsService,
   type ListOptions,
 } from "../server/modules/transactions/transactions.service.ts";
-import { benchDashboardHttp } from "./lib/dashboard-http.ts";
+import { benchDashboardHttp } from "./bench/dashboard-http.ts";
 import { flags } from "./lib/progress.ts";
 
 const args = flags();

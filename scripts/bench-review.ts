@@ -16,8 +16,8 @@ import { createLabelsRepository } from "../server/modules/labels/labels.reposito
 import { createLabelsService } from "../server/modules/labels/labels.service.ts";
 import { createReviewRepository } from "../server/modules/review/review.repository.ts";
 import { createReviewService } from "../server/modules/review/review.service.ts";
+import type { BenchResult } from "./bench/report.ts";
 import { benchDatabase, cleanup } from "./lib/bench-process.ts";
-import type { BenchResult } from "./lib/bench-report.ts";
 import { flags } from "./lib/progress.ts";
 
 const args = flags();

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:screen`: POST /api/v1/screen over real HTTP against the real server, run as a
  * separate process (compiled, as `npm start` runs it: bench-process.ts), on PostgreSQL and on
- * the embedded database, next to a bare Fastify route (scripts/lib/bare-server.ts) in a process of its own.
+ * the embedded database, next to a bare Fastify route (scripts/bench/bare-server.ts) in a process
+ * of its own. The harness (loads, the bare route, the machine line) is in scripts/bench/.
  *
  * For each database: a fresh data dir (and for PostgreSQL a fresh database on
  * BENCH_DATABASE_URL's server, default postgresql://postgres@127.0.0.1:5432/postgres, dropped
@@ -11,7 +12,7 @@
  * second with --connections connections, and --rate requests a second offered with
  * autocannon's overallRate. autocannon's rate limit sends each connection's share of a second
  * back to back, so its latencies include that burst's own queue; a paced open-loop load at the
- * same rate (scripts/lib/paced-load.ts) gives the latency a steady 1,000 requests a second
+ * same rate (scripts/bench/paced-load.ts) gives the latency a steady 1,000 requests a second
  * sees. Both are reported; the bare route gets the same three loads as a floor.
  *
  * Options: --db postgres|embedded (default both), --fill 20000, --duration 12 (seconds per
@@ -20,18 +21,26 @@
  * collects. Traffic goes to 127.0.0.1 only. Every child process
  * is stopped at the end, on error and on Ctrl-C.
  */
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import autocannon, { type Result } from "autocannon";
 import pg from "pg";
+import { startBare } from "./bench/bare.ts";
+import { percentile, runLoad } from "./bench/load.ts";
+import {
+  gitCommit,
+  loadAverage,
+  machineLine,
+  machine as thisMachine,
+  withCpu,
+} from "./bench/machine.ts";
+import { runBench } from "./bench/main.ts";
+import { type PacedResult, pacedLoad } from "./bench/paced-load.ts";
 import {
   benchDatabase,
   call,
-  cleanup,
   cleanups,
   freePort,
   HOST,
@@ -39,12 +48,10 @@ import {
   signUpMerchant,
   sleep,
   start,
-  startBare,
   stop,
   tail,
   waitUntil,
 } from "./lib/bench-process.ts";
-import { type PacedResult, pacedLoad } from "./lib/paced-load.ts";
 import { flags, progressBar } from "./lib/progress.ts";
 import { MIX, makePopulation, SHOP, screenStream } from "./lib/screen-traffic.ts";
 
@@ -173,45 +180,40 @@ async function cannon(
   body: () => string,
   options: { connections: number; overallRate?: number },
 ): Promise<CannonSummary> {
-  const bar = progressBar(label);
-  const latencies: number[] = [];
   const samples: string[] = [];
-  const instance = autocannon({
-    url,
-    method: "POST",
-    headers,
-    connections: options.connections,
-    duration: SECONDS,
-    timeout: 10,
-    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
-    requests: [
-      { method: "POST", headers, setupRequest: (request) => ({ ...request, body: body() }) },
-    ],
-    setupClient(client) {
-      let status = 0;
-      client.on("headers", (h: { statusCode: number }) => {
-        status = h.statusCode;
-      });
-      client.on("body", (chunk: Buffer) => {
-        if ((status < 200 || status > 299) && samples.length < 5) {
-          samples.push(`${status} ${chunk.toString("utf8").slice(0, 500)}`);
-        }
-      });
+  let lastSecond = 0;
+  const { result, latencies, done } = await runLoad(
+    label,
+    {
+      url,
+      method: "POST",
+      headers,
+      connections: options.connections,
+      duration: SECONDS,
+      timeout: 10,
+      ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+      requests: [
+        { method: "POST", headers, setupRequest: (request) => ({ ...request, body: body() }) },
+      ],
+      setupClient(client) {
+        let status = 0;
+        client.on("headers", (h: { statusCode: number }) => {
+          status = h.statusCode;
+        });
+        client.on("body", (chunk: Buffer) => {
+          if ((status < 200 || status > 299) && samples.length < 5) {
+            samples.push(`${status} ${chunk.toString("utf8").slice(0, 500)}`);
+          }
+        });
+      },
     },
-  });
-  instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
-    if (status >= 200 && status < 300) latencies.push(ms);
-  });
-  let ticks = 0;
-  instance.on("tick", (t: { counter: number }) => {
-    ticks++;
-    bar.update((ticks / SECONDS) * 100, `${t.counter} req in the last second`);
-  });
-  const result: Result = await instance;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil(q * latencies.length) - 1))] ??
-    0;
+    ({ elapsed, answered }) => {
+      const detail = `${answered - lastSecond} req in the last second`;
+      lastSecond = answered;
+      return { percent: (elapsed / SECONDS) * 100, detail };
+    },
+  );
+  const at = (q: number) => percentile(latencies, q);
   const summary: CannonSummary = {
     connections: options.connections,
     overallRate: options.overallRate ?? null,
@@ -229,8 +231,8 @@ async function cannon(
     autocannonLatency: { p50: result.latency.p50, p99: result.latency.p99 },
     non2xxSamples: samples,
   };
-  bar.done(
-    `${label}: ${summary.requestsPerSecond.toFixed(0)} req/s answered 2xx; p50 ${ms(summary.latency.p50)}, ` +
+  done(
+    `${summary.requestsPerSecond.toFixed(0)} req/s answered 2xx; p50 ${ms(summary.latency.p50)}, ` +
       `p99 ${ms(summary.latency.p99)}; non-2xx ${summary.non2xx}, socket errors ${summary.errors}`,
   );
   return summary;
@@ -261,28 +263,6 @@ type Loads = {
   /** The server process's CPU use during each load (100 = one core busy). */
   serverCpuPercent: { max: number; rate: number; paced: number };
 };
-
-/** CPU seconds a process has used so far (Linux /proc; null elsewhere). */
-function cpuSeconds(pid: number | undefined): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks
-  } catch {
-    return null;
-  }
-}
-
-async function withCpu<T>(pid: number | undefined, run: () => Promise<T>): Promise<[T, number]> {
-  const cpu0 = cpuSeconds(pid);
-  const t0 = performance.now();
-  const result = await run();
-  const cpu1 = cpuSeconds(pid);
-  const percent =
-    cpu0 === null || cpu1 === null
-      ? Number.NaN
-      : ((cpu1 - cpu0) / ((performance.now() - t0) / 1000)) * 100;
-  return [result, Math.round(percent)];
-}
 
 /** The three loads against one URL: flat out, autocannon at RATE, paced at RATE. */
 async function loads(
@@ -516,18 +496,6 @@ function summaryOf(
   };
 }
 
-function gitCommit(): string {
-  try {
-    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT })
-      .toString()
-      .trim();
-    const dirty = execFileSync("git", ["status", "--porcelain"], { cwd: ROOT }).toString().trim();
-    return dirty ? `${head}+dirty` : head;
-  } catch {
-    return "unknown";
-  }
-}
-
 async function main() {
   const started = new Date();
   const stamp = started.toISOString().slice(0, 16).replace(":", "");
@@ -535,15 +503,9 @@ async function main() {
   await mkdir(resultsDir, { recursive: true });
   const workDir = await mkdtemp(join(tmpdir(), "warden-bench-screen-"));
   cleanups.push(() => rm(workDir, { recursive: true, force: true }));
-  const machine = {
-    cpus: cpus().length,
-    cpu: cpus()[0]?.model ?? "unknown",
-    node: process.version,
-    loadavgAtStart: loadavg().map((n) => Number(n.toFixed(2))),
-  };
+  const machine = thisMachine();
   console.error(
-    `bench:screen: ${DBS.join(" and ")}; fill ${FILL}; ${SECONDS} s per load; ` +
-      `${machine.cpus} CPUs, load average ${machine.loadavgAtStart.join(" ")}`,
+    `bench:screen: ${DBS.join(" and ")}; fill ${FILL}; ${SECONDS} s per load; ${machineLine(machine)}`,
   );
 
   console.error("\nbare Fastify route: starting");
@@ -575,7 +537,7 @@ async function main() {
       {
         date: started.toISOString(),
         commit: gitCommit(),
-        machine: { ...machine, loadavgAtEnd: loadavg().map((n) => Number(n.toFixed(2))) },
+        machine: { ...machine, loadavgAtEnd: loadAverage() },
         options: {
           fill: FILL,
           seconds: SECONDS,
@@ -594,7 +556,7 @@ async function main() {
   );
   if (args.json) await writeFile(args.json, `${JSON.stringify(summaryOf(bare, runs), null, 2)}\n`);
   console.log(
-    `\n${table}\n\nmax: ${CONNECTIONS} connections, ${SECONDS} s. At ${RATE} req/s: "paced" sends one ` +
+    `\n${table}\n\n${machineLine(machine)}. max: ${CONNECTIONS} connections, ${SECONDS} s. At ${RATE} req/s: "paced" sends one ` +
       `request every ${(1000 / RATE).toFixed(1)} ms whatever the answers (open loop); ` +
       `"autocannon" is overallRate ${RATE} over ${RATE_CONNECTIONS} connections (each sends its ` +
       `share of a second back to back). "answered req/s, paced": 2xx answers a second until the last came back (below 1,000 = the server fell behind, and its latency is its queue). Errors: non-2xx answers and socket errors, fill included.\n` +
@@ -613,12 +575,4 @@ async function main() {
   }
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error(`\nbench:screen failed: ${(error as Error)?.stack ?? error}`);
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    await cleanup();
-    process.stdout.write("", () => process.exit());
-  });
+runBench("bench:screen", main);

@@ -16,6 +16,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pg from "pg";
+import { cpuSeconds, machineLine, memoryMb } from "./bench/machine.ts";
 import { freePort } from "./lib/bench-process.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -43,19 +44,6 @@ function parents(): Map<number, number> {
   return map;
 }
 
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-  return kb / 1024;
-}
-
-/** CPU seconds (user + system) the process has used: steadier than wall time on a busy host. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 function commandOf(pid: number): string {
   return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
 }
@@ -76,7 +64,10 @@ function serverPid(root: number): number {
   }
   const isNode = (pid: number) => {
     try {
-      return readFileSync(`/proc/${pid}/comm`, "utf8").trim().startsWith("node");
+      // Node 24 names its main thread "MainThread", so a node process's comm is that, not
+      // "node"; npm renames its own process ("npm start"), so it is never taken for the server.
+      const comm = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+      return comm.startsWith("node") || comm === "MainThread";
     } catch {
       return false;
     }
@@ -129,7 +120,13 @@ async function measure(command: string[], env: Record<string, string>): Promise<
     const startMs = performance.now() - started;
     await new Promise((r) => setTimeout(r, RSS_DELAY_MS));
     const pid = serverPid(child.pid ?? -1);
-    return { startMs, rssMb: rssMb(pid), cpuS: cpuSeconds(pid), pid, command: commandOf(pid) };
+    return {
+      startMs,
+      rssMb: memoryMb(pid)?.rssMb ?? Number.NaN,
+      cpuS: cpuSeconds(pid) ?? Number.NaN,
+      pid,
+      command: commandOf(pid),
+    };
   } catch (error) {
     throw new Error(`${(error as Error).message}\n${stderr}`);
   } finally {
@@ -278,7 +275,7 @@ async function main() {
 
   const rows = results(cases);
   console.log(
-    `\nnpm start, median of ${RUNS} (RSS read ${RSS_DELAY_MS / 1000} s after the answer)`,
+    `\nnpm start, median of ${RUNS} (RSS read ${RSS_DELAY_MS / 1000} s after the answer); ${machineLine()}`,
   );
   console.table(
     rows.map((row) => ({

@@ -2,8 +2,8 @@
  * `npm run bench:webhooks`: signed Stripe events a second through the real webhook path
  * (HTTP, signature check, inbox, merge, rules, commit), with Warden as a separate process
  * (compiled, as `npm start` runs it: bench-process.ts) and the load sent from this one over
- * real HTTP (autocannon), next to a bare Fastify route (scripts/lib/bare-server.ts) given the
- * same load.
+ * real HTTP (autocannon), next to a bare Fastify route (scripts/bench/bare-server.ts) given the
+ * same load. The harness (loads, the bare route, the machine line) is in scripts/bench/.
  *
  * For each database: a fresh data dir (and for PostgreSQL a fresh database on
  * BENCH_DATABASE_URL's or DATABASE_URL's server, default postgresql://postgres@127.0.0.1:5432/postgres,
@@ -27,28 +27,28 @@
  * figure), --warmup 1000, --connections 16, --bare-seconds 10, --json <file>.
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import autocannon, { type Result } from "autocannon";
 import pg from "pg";
+import { startBare } from "./bench/bare.ts";
+import { percentile, runLoad } from "./bench/load.ts";
+import { machineLine, memoryMb } from "./bench/machine.ts";
+import { runBench } from "./bench/main.ts";
 import {
   benchDatabase,
   call,
-  cleanup,
   cleanups,
   freePort,
   HOST,
   signUpMerchant,
   start,
-  startBare,
   stop,
   tail,
   waitUntil,
 } from "./lib/bench-process.ts";
-import { flags, progressBar } from "./lib/progress.ts";
+import { flags } from "./lib/progress.ts";
 import { startStripeStandIn } from "./lib/stripe-stand-in.ts";
 import { webhookStream } from "./lib/webhook-traffic.ts";
 
@@ -100,65 +100,51 @@ async function load(
   next: () => { payload: string; signature: string },
   limit: { count: number } | { seconds: number },
 ): Promise<Load> {
-  const bar = progressBar(label);
-  const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   const answers: Record<string, number> = {};
   const samples: string[] = [];
   let sent = 0;
   const total = "count" in limit ? limit.count : null;
-  const instance = autocannon({
-    url,
-    connections: CONNECTIONS,
-    pipelining: 1,
-    timeout: 30,
-    ...("count" in limit ? { amount: limit.count } : { duration: limit.seconds }),
-    requests: [
-      {
-        method: "POST",
-        setupRequest: (request) => {
-          const body = next();
-          sent++;
-          return {
-            ...request,
-            method: "POST",
-            body: body.payload,
-            headers: { "content-type": "application/json", "stripe-signature": body.signature },
-          };
+  const { result, latencies, seconds, done } = await runLoad(
+    label,
+    {
+      url,
+      connections: CONNECTIONS,
+      pipelining: 1,
+      timeout: 30,
+      ...("count" in limit ? { amount: limit.count } : { duration: limit.seconds }),
+      requests: [
+        {
+          method: "POST",
+          setupRequest: (request) => {
+            const body = next();
+            sent++;
+            return {
+              ...request,
+              method: "POST",
+              body: body.payload,
+              headers: { "content-type": "application/json", "stripe-signature": body.signature },
+            };
+          },
+          onResponse: (status: number, text: string) => {
+            statuses[status] = (statuses[status] ?? 0) + 1;
+            if (status === 200) {
+              const answer = (JSON.parse(text) as { status?: string }).status ?? "?";
+              answers[answer] = (answers[answer] ?? 0) + 1;
+            } else if (samples.length < 5) samples.push(`${status} ${text.slice(0, 300)}`);
+          },
         },
-        onResponse: (status: number, text: string) => {
-          statuses[status] = (statuses[status] ?? 0) + 1;
-          if (status === 200) {
-            const answer = (JSON.parse(text) as { status?: string }).status ?? "?";
-            answers[answer] = (answers[answer] ?? 0) + 1;
-          } else if (samples.length < 5) samples.push(`${status} ${text.slice(0, 300)}`);
-        },
-      },
-    ],
-  });
-  // The clock stops at the last answer: autocannon notices that it is done only on its next
-  // one-second tick, which counted up to a second more for a 20-second run (seen: every run
-  // lasted a whole number of seconds).
-  let last = 0;
-  instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
-    last = performance.now();
-    if (status === 200) latencies.push(ms);
-  });
-  const started = performance.now();
-  const ticker = setInterval(() => {
-    const elapsed = (performance.now() - started) / 1000;
-    const rate = `${(latencies.length / elapsed).toFixed(0)}/s`;
-    if (total)
-      bar.update((latencies.length / total) * 100, `${latencies.length}/${total} (${rate})`);
-    else bar.update((elapsed / (limit as { seconds: number }).seconds) * 100, rate);
-  }, 1000);
-  const result: Result = await instance;
-  clearInterval(ticker);
-  const seconds = ((last || performance.now()) - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil(q * latencies.length) - 1))] ??
-    0;
+      ],
+    },
+    ({ elapsed, answered }) => {
+      const rate = `${(answered / elapsed).toFixed(0)}/s`;
+      return total
+        ? { percent: (answered / total) * 100, detail: `${answered}/${total} (${rate})` }
+        : { percent: (elapsed / (limit as { seconds: number }).seconds) * 100, detail: rate };
+    },
+    (status) => status === 200,
+  );
+  const at = (q: number) => percentile(latencies, q);
   const errors = result.errors + result.timeouts;
   const summary = {
     count: total ?? sent,
@@ -171,24 +157,16 @@ async function load(
     p99: at(0.99),
     samples,
   };
-  bar.done(
-    `${label}: ${summary.count} in ${seconds.toFixed(1)} s = ${summary.perSecond.toFixed(0)}/s answered 200; ` +
+  done(
+    `${summary.count} in ${seconds.toFixed(1)} s = ${summary.perSecond.toFixed(0)}/s answered 200; ` +
       `p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms; HTTP ${JSON.stringify(statuses)}` +
       (errors ? `; ${errors} socket errors or timeouts` : ""),
   );
   return summary;
 }
 
-/** The server process's resident memory in MB (Linux /proc). */
-function rssMb(pid: number | undefined): number | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);
-    return Number.isFinite(kb) ? kb / 1024 : null;
-  } catch {
-    return null;
-  }
-}
+/** The server process's resident memory in MB. */
+const rssMb = (pid: number | undefined) => memoryMb(pid)?.rssMb ?? null;
 
 async function benchBare(workDir: string) {
   const { url, child } = await startBare(workDir);
@@ -424,9 +402,7 @@ async function main() {
   cleanups.push(() => stripe.close());
   console.error(
     `bench:webhooks: ${DBS.join(" and ")}; ${EVENTS} events after ${WARMUP} warm-up, ` +
-      `${CONNECTIONS} connections; ${cpus().length} CPUs, load average ${loadavg()
-        .map((n) => n.toFixed(2))
-        .join(" ")}`,
+      `${CONNECTIONS} connections; ${machineLine()}`,
   );
   console.error("\nbare Fastify route: starting");
   const bare = await benchBare(workDir);
@@ -448,7 +424,7 @@ async function main() {
   }
   console.log(
     `\n${rows.join("\n")}\n\n${CONNECTIONS} connections, each sending its next event when the previous was answered; ` +
-      `the bare route got the same bodies for ${BARE_SECONDS} s. Event mix: ${JSON.stringify(runs[0]?.types ?? {})}`,
+      `the bare route got the same bodies for ${BARE_SECONDS} s. Event mix: ${JSON.stringify(runs[0]?.types ?? {})}\n${machineLine()}`,
   );
   if (JSON_FILE) {
     const targets = { postgres: ">= 1000", embedded: ">= 400" };
@@ -495,12 +471,4 @@ async function main() {
   }
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error(`\nbench:webhooks failed: ${(error as Error)?.stack ?? error}`);
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    await cleanup();
-    process.stdout.write("", () => process.exit());
-  });
+runBench("bench:webhooks", main);

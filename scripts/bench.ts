@@ -10,12 +10,13 @@
  * postgresql://postgres@127.0.0.1:5432/postgres); every benchmark creates and drops its own
  * database there.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type BenchResult, markdownTable, type Outcome } from "./lib/bench-report.ts";
+import { gitCommit, loadAverage, machine as thisMachine } from "./bench/machine.ts";
+import { type BenchResult, markdownTable, type Outcome } from "./bench/report.ts";
 import { flags } from "./lib/progress.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -78,22 +79,6 @@ async function benchOne(
   return { bench: bench.name, status: "ok", seconds: seconds(), results: parsed.results };
 }
 
-function gitCommit(): string {
-  try {
-    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT })
-      .toString()
-      .trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
-      cwd: ROOT,
-    })
-      .toString()
-      .trim();
-    return dirty ? `${head}+dirty` : head;
-  } catch {
-    return "unknown";
-  }
-}
-
 async function main() {
   const args = flags();
   const only = args.only?.split(",").filter(Boolean);
@@ -108,13 +93,7 @@ async function main() {
     (bench) => (!only || only.includes(bench.name)) && !skip.includes(bench.name),
   );
   const started = new Date();
-  const machine = {
-    cpu: cpus()[0]?.model ?? "unknown",
-    cpus: cpus().length,
-    memoryGiB: Math.round(totalmem() / 2 ** 30),
-    node: process.version,
-    loadavgAtStart: loadavg().map((n) => Number(n.toFixed(2))),
-  };
+  const machine = thisMachine();
   const workDir = await mkdtemp(join(tmpdir(), "warden-bench-"));
   const outcomes: Outcome[] = [];
   try {
@@ -131,7 +110,7 @@ async function main() {
   const report = {
     date: started.toISOString(),
     commit: gitCommit(),
-    machine: { ...machine, loadavgAtEnd: loadavg().map((n) => Number(n.toFixed(2))) },
+    machine: { ...machine, loadavgAtEnd: loadAverage() },
     outcomes,
   };
   const table = markdownTable(outcomes);

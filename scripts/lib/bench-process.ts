@@ -2,7 +2,8 @@
  * What the benchmarks that run Warden as a separate process share: starting and stopping child
  * processes (node --import tsx <script>, stopped at the end, on error and on Ctrl-C), waiting
  * for them, a free port, and setting up a merchant over HTTP (signup, the confirmation link
- * from DATA_DIR/outbox, login). Used by bench-screen.ts and bench-webhooks.ts.
+ * from DATA_DIR/outbox, login). Used by the benchmarks (their harness is scripts/bench/) and by
+ * the simulator.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
@@ -160,23 +161,6 @@ export async function benchDatabase(
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop };
-}
-
-/** The bare Fastify route (scripts/lib/bare-server.ts) in its own process, once it answers. */
-export async function startBare(workDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const logFile = join(workDir, "bare.log");
-  const child = start("bare route", "scripts/lib/bare-server.ts", { PORT: String(port) }, logFile);
-  const url = `http://${HOST}:${port}/bare`;
-  await waitUntil("the bare route", child, logFile, async () => {
-    const r = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: "{}",
-    });
-    return r.ok;
-  });
-  return { url, child };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,6 +1,6 @@
 /**
  * The dashboard load over real HTTP for `npm run bench:dashboard`: the real server
- * (server/main.ts) and a bare Fastify route (bare-server.ts) each in a process of their own,
+ * (server/main.ts) and a bare Fastify route (scripts/bench/bare-server.ts) each in a process of their own,
  * the load from this one. The request is the one the console's dashboard page sends on load:
  * one batched tRPC GET of dashboard.summary and the first page of dashboard.list (50 rows),
  * with the session cookie. Sequential requests give the single-user latency (median, p95);
@@ -14,7 +14,7 @@ import { join, resolve } from "node:path";
 import autocannon, { type Options } from "autocannon";
 import pg from "pg";
 import { hashPassword } from "../../server/modules/auth/password.ts";
-import { freePort, nodeCommand, stop } from "./bench-process.ts";
+import { freePort, nodeCommand, stop } from "../lib/bench-process.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const HOST = "127.0.0.1";
@@ -54,7 +54,7 @@ export async function benchDashboardHttp(options: {
         PUBLIC_URL: base,
         LOG_LEVEL: "warn",
       }),
-      start("scripts/lib/bare-server.ts", { PORT: String(barePort) }),
+      start("scripts/bench/bare-server.ts", { PORT: String(barePort) }),
     );
     const token = await login(base, email);
     const headers = { cookie: `warden_session=${token}` };

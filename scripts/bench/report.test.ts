@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markdownTable, type Outcome } from "./bench-report.ts";
+import { markdownTable, type Outcome } from "./report.ts";
 
 const webhooks: Outcome = {
   bench: "webhooks",

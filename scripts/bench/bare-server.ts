@@ -1,7 +1,7 @@
 /**
- * The bare Fastify route for `npm run bench:screen`: POST /bare parses the JSON body and answers
- * a small JSON, nothing else. Run as its own process (node --import tsx); PORT from the
- * environment, listening on 127.0.0.1 only; exits on SIGTERM/SIGINT.
+ * The bare Fastify route the benchmarks measure beside Warden (bare.ts): POST /bare parses the
+ * JSON body and answers a small JSON, nothing else. Run as its own process (node --import
+ * tsx); PORT from the environment, listening on 127.0.0.1 only; exits on SIGTERM/SIGINT.
  */
 import Fastify from "fastify";
 

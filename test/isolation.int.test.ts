@@ -71,6 +71,25 @@ const INPUTS: Record<string, unknown> = {
   },
   "backtest.status": undefined,
   "backtest.cancel": undefined,
+  // The decision loop: ids below are A's, filled in once they exist.
+  "labels.add": { subject_kind: "screening", subject_id: "set in beforeAll", label: "fraud" },
+  "labels.history": { subject_kind: "screening", subject_id: "set in beforeAll" },
+  "labelsApi.create": { subject_kind: "screening", subject_id: "set in beforeAll", label: "fraud" },
+  "review.queue": {},
+  "review.count": undefined,
+  "review.settle": { id: "set in beforeAll", decision: "approve" },
+  "review.bulk": { filters: {}, decision: "deny" },
+  "review.detail": { id: "set in beforeAll" },
+  "screeningsApi.get": { id: "set in beforeAll" },
+  "screeningsApi.decide": { id: "set in beforeAll", decision: "deny" },
+  "allowList.list": undefined,
+  "allowList.add": { kind: "user_id", value: "b-user" },
+  "allowList.remove": { id: "set in beforeAll" },
+  "webhooks.endpoints": undefined,
+  "webhooks.createEndpoint": { url: "https://8.8.8.8/b-hook", events: ["label.created"] },
+  "webhooks.removeEndpoint": { id: "set in beforeAll" },
+  "webhooks.deliveries": undefined,
+  "webhooks.resend": { id: "set in beforeAll" },
 };
 
 describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
@@ -131,6 +150,54 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
       body: JSON.stringify({ type: "signup", email: "victim@a-secret.example", ip: "192.0.2.200" }),
     });
     expect(screened.status).toBe(200);
+    // A's review of that screening, its label, an allow entry, and a webhook endpoint with a
+    // delivery that gave up (so the worker leaves it alone and only a re-send would move it).
+    const screeningId = ((await screened.json()) as { id: string }).id;
+    await t.prisma.screening.update({ where: { id: screeningId }, data: { decision: "review" } });
+    await seed("labels.add", {
+      subject_kind: "screening",
+      subject_id: screeningId,
+      label: "fraud",
+      note: "A-secret-label",
+    });
+    const allowed = await a.browser.mutate<{ id: string }>("allowList.add", {
+      kind: "email",
+      value: "vip@a-secret.example",
+    });
+    if (!allowed.ok) throw new Error("A's allow entry was not created");
+    const endpoint = await t.prisma.webhookEndpoint.create({
+      data: {
+        accountId: a.accountId,
+        url: "https://8.8.8.8/a-secret-hook",
+        events: ["label.created"],
+        secretCipher: "sealed",
+      },
+    });
+    const delivery = await t.prisma.webhookDelivery.create({
+      data: {
+        accountId: a.accountId,
+        endpointId: endpoint.id,
+        eventId: "evt_Asecret",
+        eventType: "label.created",
+        body: '{"id":"evt_Asecret"}',
+        status: "failed",
+        attempts: 8,
+      },
+    });
+    for (const path of ["labels.add", "labelsApi.create", "labels.history"]) {
+      INPUTS[path] = { ...(INPUTS[path] as object), subject_id: screeningId };
+    }
+    for (const path of [
+      "review.settle",
+      "review.detail",
+      "screeningsApi.get",
+      "screeningsApi.decide",
+    ]) {
+      INPUTS[path] = { ...(INPUTS[path] as object), id: screeningId };
+    }
+    INPUTS["allowList.remove"] = { id: allowed.data.id };
+    INPUTS["webhooks.removeEndpoint"] = { id: endpoint.id };
+    INPUTS["webhooks.resend"] = { id: delivery.id };
     await t.app.services.stripeActions.runDue();
     await t.app.services.outbox.flush();
     markers = [
@@ -144,6 +211,9 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
       '"risk_level_threshold":42',
       key.data.id,
       key.data.key.slice(0, 12),
+      "A-secret-label",
+      endpoint.id,
+      delivery.id,
     ];
   });
   afterAll(async () => {
@@ -170,6 +240,10 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
       t.prisma.apiKey.findMany({ where, orderBy: { id: "asc" } }),
       t.prisma.screening.findMany({ where, orderBy: { id: "asc" } }),
       t.prisma.screeningIdentity.findMany({ where, orderBy: { id: "asc" } }),
+      t.prisma.label.findMany({ where, orderBy: { id: "asc" } }),
+      t.prisma.allowEntry.findMany({ where, orderBy: { id: "asc" } }),
+      t.prisma.webhookEndpoint.findMany({ where, orderBy: { id: "asc" } }),
+      t.prisma.webhookDelivery.findMany({ where, orderBy: { id: "asc" } }),
     ]);
     return JSON.stringify(state, (_key, value) =>
       typeof value === "bigint" ? String(value) : value,

@@ -66,7 +66,7 @@ describe.each(DB_KINDS)("decision webhooks (%s)", (kind) => {
     });
 
     await expect
-      .poll(() => receiver.events().map((e) => e.type), { timeout: 10_000 })
+      .poll(() => receiver.events().map((e) => e.type), { timeout: 20_000 })
       .toEqual(["screening.review", "review.approved", "label.created"]);
     const [first, second, third] = receiver.events();
     expect(first?.data).toMatchObject({
@@ -116,7 +116,7 @@ describe.each(DB_KINDS)("decision webhooks (%s)", (kind) => {
         }
       ).data;
     await expect
-      .poll(async () => (await deliveries())[0]?.attempts.length, { timeout: 10_000 })
+      .poll(async () => (await deliveries())[0]?.attempts.length, { timeout: 20_000 })
       .toBe(1);
     const failed = (await deliveries())[0];
     expect(failed).toMatchObject({
@@ -131,14 +131,14 @@ describe.each(DB_KINDS)("decision webhooks (%s)", (kind) => {
     t.clock.advance(11_000);
     await t.app.services.webhooks.flush();
     await expect
-      .poll(async () => (await deliveries())[0]?.status, { timeout: 10_000 })
+      .poll(async () => (await deliveries())[0]?.status, { timeout: 20_000 })
       .toBe("delivered");
     expect((await deliveries())[0]?.attempts.map((a) => a.status)).toEqual([500, 200]);
 
     const id = (await deliveries())[0]?.id;
     expect(await merchant.browser.mutate("webhooks.resend", { id })).toMatchObject({ ok: true });
     await expect
-      .poll(async () => (await deliveries())[0]?.attempts.length, { timeout: 10_000 })
+      .poll(async () => (await deliveries())[0]?.attempts.length, { timeout: 20_000 })
       .toBe(3);
     const sent = receiver.received.slice(before).map((r) => JSON.parse(r.body).id);
     expect(new Set(sent).size).toBe(1);
@@ -161,7 +161,7 @@ describe.each(DB_KINDS)("decision webhooks (%s)", (kind) => {
       }
       const bulk = await merchant.browser.mutate("review.bulk", { filters: {}, decision: "deny" });
       expect(bulk).toMatchObject({ ok: true, data: { settled: 2 } });
-      await expect.poll(() => hook.events().length, { timeout: 10_000 }).toBe(2);
+      await expect.poll(() => hook.events().length, { timeout: 20_000 }).toBe(2);
       expect(
         hook
           .events()

@@ -40,7 +40,7 @@ export function createAllowListService({ repo, now, onChange }: Deps) {
 
     async remove(accountId: string, id: string): Promise<void> {
       if (!(await repo.remove(accountId, id))) {
-        throw new AppError("NOT_FOUND", `No allow-list entry ${id} here.`);
+        throw new AppError("NOT_FOUND", "No such allow-list entry in this account.");
       }
       onChange(accountId);
     },

@@ -31,7 +31,7 @@ export function createLabelsService({ repo, now, onLabel }: Deps) {
         ? await repo.screeningExists(accountId, subject.subject_id)
         : await repo.chargeExists(accountId, subject.subject_id);
     if (!exists) {
-      throw new AppError("NOT_FOUND", `No ${subject.subject_kind} ${subject.subject_id} here.`);
+      throw new AppError("NOT_FOUND", `No such ${subject.subject_kind} in this account.`);
     }
   }
 

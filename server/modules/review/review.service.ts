@@ -139,7 +139,7 @@ export function createReviewService({ repo, labels, now, onSettled, onSettledMan
       });
       if (!settled) {
         const row = await repo.find(accountId, id);
-        if (!row) throw new AppError("NOT_FOUND", `No screening ${id} here.`);
+        if (!row) throw new AppError("NOT_FOUND", "No such screening in this account.");
         if (row.decision !== "review") {
           throw new AppError(
             "CONFLICT",
@@ -187,7 +187,7 @@ export function createReviewService({ repo, labels, now, onSettled, onSettledMan
 
     async detail(accountId: string, id: string): Promise<ScreeningDetail> {
       const row = await repo.find(accountId, id);
-      if (!row) throw new AppError("NOT_FOUND", `No screening ${id} here.`);
+      if (!row) throw new AppError("NOT_FOUND", "No such screening in this account.");
       const history = await labels.history(accountId, {
         subject_kind: "screening",
         subject_id: id,

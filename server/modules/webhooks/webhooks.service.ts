@@ -127,7 +127,7 @@ export function createWebhooksService({
 
     async removeEndpoint(accountId: string, id: string) {
       if (!(await repo.removeEndpoint(accountId, id)))
-        throw new AppError("NOT_FOUND", `No endpoint ${id} here.`);
+        throw new AppError("NOT_FOUND", "No such webhook endpoint in this account.");
     },
 
     /** Stores the event for every endpoint that wants it; the worker sends it right after. */
@@ -178,7 +178,7 @@ export function createWebhooksService({
 
     async resend(accountId: string, id: string) {
       if (!(await repo.resend(accountId, id, now())))
-        throw new AppError("NOT_FOUND", `No delivery ${id} here.`);
+        throw new AppError("NOT_FOUND", "No such webhook delivery in this account.");
       worker.kick();
     },
 

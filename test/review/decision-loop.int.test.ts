@@ -286,4 +286,14 @@ describe.each(DB_KINDS)("decision loop (%s)", (kind) => {
       { label: "fraud", source: "stripe", note: "early fraud warning (made_with_stolen_card)" },
     ]);
   });
+
+  it("documents the decision-loop endpoints in the OpenAPI document", async () => {
+    const doc = await new TestClient(t.baseUrl, {}).json<{
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+    }>("/api/openapi.json");
+    expect(Object.keys(doc.body.paths["/api/v1/labels"] ?? {})).toEqual(["post"]);
+    expect(Object.keys(doc.body.paths["/api/v1/screenings/{id}"] ?? {})).toEqual(["get"]);
+    expect(Object.keys(doc.body.paths["/api/v1/screenings/{id}/decision"] ?? {})).toEqual(["post"]);
+    expect(doc.body.paths["/api/v1/labels"]?.post?.security).toEqual([{ apiKey: [] }]);
+  });
 });

@@ -130,6 +130,8 @@ export const ZScreeningRow = z.object({
   score: z.number(),
   reasons: z.array(ZReason),
   monitored: z.array(ZReason),
+  /** Features that could not be computed for it: the rules that needed them abstained. */
+  unavailable: z.array(ZUnavailable),
 });
 export type ScreeningRow = z.infer<typeof ZScreeningRow>;
 

@@ -31,6 +31,8 @@ export type StoredScreening = {
   /** The browser collector's address and signals, when the screening consumed a token. */
   collectIp?: string | null;
   signals?: unknown;
+  /** Features that could not be computed, and why (empty: none). */
+  unavailable?: readonly unknown[];
   blocked: boolean;
   identities: Identities;
 };
@@ -152,6 +154,7 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
         JSON.stringify(s.input),
         s.collectIp ?? null,
         s.signals == null ? null : JSON.stringify(s.signals),
+        s.unavailable?.length ? JSON.stringify(s.unavailable) : null,
         s.identities.subject,
         s.identities.values.user ?? null,
         s.identities.values.card ?? null,
@@ -161,10 +164,10 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
       const rows = ids.map(([kind, value]) => {
         params.push(kind, value);
         const k = params.length - 1;
-        return `($2, $1, $${k}, $${k + 1}, $4, $3, $17, $18, $19, $20, $21)`;
+        return `($2, $1, $${k}, $${k + 1}, $4, $3, $18, $19, $20, $21, $22)`;
       });
-      const insertScreening = `INSERT INTO "Screening" ("id", "accountId", "createdAt", "type", "userId", "email", "ip", "country", "decision", "score", "rules", "reasons", "monitored", "input", "collectIp", "signals")
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text[], $12::jsonb, $13::jsonb, $14::jsonb, $15, $16::jsonb)`;
+      const insertScreening = `INSERT INTO "Screening" ("id", "accountId", "createdAt", "type", "userId", "email", "ip", "country", "decision", "score", "rules", "reasons", "monitored", "input", "collectIp", "signals", "unavailable")
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text[], $12::jsonb, $13::jsonb, $14::jsonb, $15, $16::jsonb, $17::jsonb)`;
       const text =
         rows.length === 0
           ? insertScreening
@@ -172,7 +175,7 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
              INSERT INTO "ScreeningIdentity" ("accountId", "screeningId", "kind", "value", "type", "at", "subject", "userId", "card", "promo", "blocked")
              VALUES ${rows.join(", ")}`;
       // Without identity rows the statement uses only the screening's own parameters.
-      await query(text, rows.length === 0 ? params.slice(0, 16) : params);
+      await query(text, rows.length === 0 ? params.slice(0, 17) : params);
       return id;
     },
 

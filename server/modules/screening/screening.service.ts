@@ -66,6 +66,7 @@ export function createScreeningService({ repo, policy, now, signals, observe }: 
             input,
             collectIp: collected?.signals?.collect_ip ?? null,
             signals: collected?.signals ?? null,
+            unavailable,
             blocked: evaluation.decision === "block",
             identities: ids,
           },

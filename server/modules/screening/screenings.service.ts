@@ -69,6 +69,7 @@ export function createScreeningsService({
             score: row.score,
             reasons: row.reasons as ScreeningRow["reasons"],
             monitored: row.monitored as ScreeningRow["monitored"],
+            unavailable: (row.unavailable ?? []) as ScreeningRow["unavailable"],
           }),
         ),
         nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null,

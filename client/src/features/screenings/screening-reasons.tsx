@@ -5,10 +5,16 @@ import { formatObserved, wouldHave } from "./screening-format.ts";
 
 export function ScreeningReasons({ row }: { row: ScreeningRow }) {
   if (row.reasons.length === 0 && row.monitored.length === 0) {
-    return <p className="sc-none">No rule fired: allowed.</p>;
+    return (
+      <>
+        <p className="sc-none">No rule fired: allowed.</p>
+        <Unavailable row={row} />
+      </>
+    );
   }
   return (
     <div className="sc-reasons">
+      <Unavailable row={row} />
       {row.reasons.length > 0 && (
         <ul aria-label="Reasons">
           {row.reasons.map((reason) => (
@@ -32,6 +38,21 @@ export function ScreeningReasons({ row }: { row: ScreeningRow }) {
         </ul>
       )}
     </div>
+  );
+}
+
+/** Features Warden could not compute for this event: the rules that needed them abstained. */
+function Unavailable({ row }: { row: ScreeningRow }) {
+  if (row.unavailable.length === 0) return null;
+  return (
+    <ul aria-label="Not computed" className="sc-unavailable">
+      {row.unavailable.map((item) => (
+        <li key={item.feature}>
+          <strong>{item.feature}</strong> could not be computed ({item.reason}); rules that need it
+          abstained.
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -8,7 +8,7 @@
  * are one module). What another module may import from it:
  * - its services (`*.service.ts`, or a `*.types.ts` if it grows one): its public surface;
  * - its repository types, type-only: a service's dependencies name the repository it is
- *   handed; only server/services.ts (the wiring, outside server/modules) creates them.
+ *   handed; only the wiring (server/services.ts and server/wiring/) creates them.
  * Anything else (a helper, a feature extractor, an SQL file) is the module's own business.
  * Transport (tRPC, REST, webhooks) calls services only.
  */
@@ -76,7 +76,7 @@ module.exports = {
     {
       name: "no-module-repository-values",
       comment:
-        "A module uses another module's repository as a value: call that module's service; only server/services.ts creates repositories (a type-only import for a dependency's type is fine).",
+        "A module uses another module's repository as a value: call that module's service; only the wiring (server/services.ts, server/wiring/) creates repositories (a type-only import for a dependency's type is fine).",
       severity: "error",
       from: { path: "^server/modules/([^/]+)/", pathNot: TEST },
       to: {

@@ -1,0 +1,71 @@
+/**
+ * Wiring: screening. API keys, the browser collector, the screening API and its list, and
+ * backtests (the rules tried on stored history: in a process of their own on PostgreSQL).
+ */
+import type { Metrics } from "../lib/metrics.ts";
+import { createApiKeysRepository } from "../modules/api-keys/api-keys.repository.ts";
+import { createApiKeysService } from "../modules/api-keys/api-keys.service.ts";
+import { createKeyTags } from "../modules/api-keys/key-tag.ts";
+import { createBacktestRepository } from "../modules/backtest/backtest.repository.ts";
+import { createBacktestService } from "../modules/backtest/backtest.service.ts";
+import { backtestInChildProcess } from "../modules/backtest/backtest-child.ts";
+import { createCollectorService, TOKENS_PER_KEY } from "../modules/collector/collector.service.ts";
+import { createSignalTokensRepository } from "../modules/collector/signal-tokens.repository.ts";
+import { warmFeatures } from "../modules/screening/features/index.ts";
+import { createScreeningRepository } from "../modules/screening/screening.repository.ts";
+import { createScreeningService } from "../modules/screening/screening.service.ts";
+import { createScreeningsService } from "../modules/screening/screenings.service.ts";
+import type { DecisionServices } from "./decisions.ts";
+import type { ServiceDeps } from "./deps.ts";
+import type { PolicyServices } from "./policy.ts";
+
+export function wireScreening(
+  deps: ServiceDeps,
+  {
+    policy,
+    events,
+    metrics,
+  }: Pick<PolicyServices, "policy"> & Pick<DecisionServices, "events"> & { metrics: Metrics },
+) {
+  const { prisma, changes, encryptor, log, now } = deps;
+  const screeningRepo = createScreeningRepository(prisma, deps.sql);
+  const apiKeys = createApiKeysService({
+    repo: createApiKeysRepository(prisma),
+    changes,
+    now,
+    tags: createKeyTags(encryptor.derive("api-key-tags")),
+    ratePerMinute: deps.screening.ratePerMinute,
+    log,
+    onCreated: () => setImmediate(warmFeatures),
+  });
+  const collector = createCollectorService({
+    repo: createSignalTokensRepository(prisma),
+    apiKeys,
+    policy,
+    now,
+    perIpPerMinute: deps.collectPerIpPerMinute ?? 60,
+    tokensPerKey: deps.collectTokensPerKey ?? TOKENS_PER_KEY,
+  });
+  return {
+    screeningRepo,
+    apiKeys,
+    collector,
+    screening: events.screenings(
+      createScreeningService({
+        repo: screeningRepo,
+        policy,
+        now,
+        signals: collector,
+        observe: metrics.screening,
+      }),
+    ),
+    screenings: createScreeningsService({ repo: screeningRepo, now }),
+    backtest: createBacktestService({
+      repo: createBacktestRepository(deps.sql),
+      policy,
+      now,
+      log,
+      runJob: deps.databaseUrl ? backtestInChildProcess(deps.databaseUrl) : undefined,
+    }),
+  };
+}

@@ -31,7 +31,7 @@ export const HOME: Network[] = [
   }, // AS7018
   { name: "bt", country: "GB", zones: ["Europe/London"], ip: (r) => v4(86, [128, 191], r) }, // AS2856
   { name: "telekom", country: "DE", zones: ["Europe/Berlin"], ip: (r) => v4(91, [0, 63], r) }, // AS3320
-  { name: "orange", country: "FR", zones: ["Europe/Paris"], ip: (r) => v4(90, [0, 127], r) }, // AS3215
+  { name: "orange", country: "FR", zones: ["Europe/Paris"], ip: (r) => v4(90, [0, 63], r) }, // AS3215
   { name: "softbank", country: "JP", zones: ["Asia/Tokyo"], ip: (r) => v4(126, [0, 255], r) }, // AS17676
   {
     name: "telstra",

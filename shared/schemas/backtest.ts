@@ -61,6 +61,26 @@ export type BacktestItem = z.infer<typeof ZBacktestItem>;
 /** Counts of decisions that change, keyed "from→to" (e.g. "allow→block"). */
 const ZChanges = z.record(z.string(), z.number());
 
+const ZByLabel = z.object({ fraud: z.number(), legitimate: z.number() });
+
+/**
+ * How the tried settings judge what people (or Stripe) labelled, when labels exist: the newest
+ * label of each screening and charge in the window, by the decision it would now get.
+ */
+export const ZLabelledFigures = z.object({
+  total: ZByLabel,
+  block: ZByLabel,
+  review: ZByLabel,
+  allow: ZByLabel,
+  /** Of the labelled events that would be blocked, the share labelled fraud; null: none. */
+  precision: z.number().nullable(),
+  /** Of the events labelled fraud, the share that would be blocked; null: none labelled. */
+  recall: z.number().nullable(),
+  /** The same, counting a review as caught. */
+  recallWithReview: z.number().nullable(),
+});
+export type LabelledFigures = z.infer<typeof ZLabelledFigures>;
+
 export const ZBacktestResult = z.object({
   from: z.string(),
   to: z.string(),
@@ -83,6 +103,8 @@ export const ZBacktestResult = z.object({
   /** Changed charges first (newest first), then changed screenings; capped, see `listed`. */
   items: z.array(ZBacktestItem),
   changed: z.number(),
+  /** Null when nothing in the window is labelled. */
+  labelled: ZLabelledFigures.nullable(),
   tookMs: z.number(),
 });
 export type BacktestResult = z.infer<typeof ZBacktestResult>;

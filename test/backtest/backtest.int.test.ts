@@ -28,13 +28,15 @@ describe.each(DB_KINDS)("Test on history (%s)", (kind) => {
   const base = Date.now() - 5 * DAY;
   const windowStart = base + 12 * HOUR;
   const end = windowStart + 1 * DAY;
-  const live: { at: number; decision: string; rules: string[] }[] = [];
+  const live: { id: string; at: number; decision: string; rules: string[] }[] = [];
   let refundedChargeId = "";
+  let secretKey = "";
 
   beforeAll(async () => {
     t = await startTestApp(kind, { clock: testClock(base) });
     merchant = await signedInMerchant(t, `history-${kind}@example.com`);
     const backend = await backendOf(t, merchant);
+    secretKey = backend.key;
     const { path, webhookSecret } = await connectStripe(merchant);
     await turnOn(
       merchant,
@@ -65,6 +67,7 @@ describe.each(DB_KINDS)("Test on history (%s)", (kind) => {
       const answer = await backend.decide(event);
       if (at >= windowStart) {
         live.push({
+          id: answer.id,
           at,
           decision: answer.decision,
           rules: answer.reasons.map((r) => `${r.rule}:${r.action}`),
@@ -212,6 +215,47 @@ describe.each(DB_KINDS)("Test on history (%s)", (kind) => {
     expect(result.items[0]?.reasons.map((r) => r.rule)).toEqual(["rule_scraping"]);
   });
 
+  it("reports what it would block against the labels, the newest label of each event standing", async () => {
+    const label = async (subject_kind: string, subject_id: string, value: string) => {
+      const res = await fetch(`${t.baseUrl}/api/v1/labels`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${secretKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ subject_kind, subject_id, label: value }),
+      });
+      expect(res.status, await res.text()).toBeLessThan(300);
+      // Labels are history, ordered by time: the next one is a second later.
+      t.clock.advance(1000);
+    };
+    // s3's signup, blocked live by signup velocity: first called fraud, then legitimate.
+    const s3 = live.find((d) => d.rules.includes("rule_signup_velocity:block"));
+    expect(s3).toBeDefined();
+    await label("screening", s3?.id ?? "", "fraud");
+    await label("screening", s3?.id ?? "", "legitimate");
+    await label("charge", refundedChargeId, "fraud");
+    t.clock.set(new Date(end));
+    const saved = await pageSettings(merchant);
+    const asSaved = await backtest(merchant, { ...saved, days: 1 });
+    expect(asSaved.labelled).toMatchObject({
+      total: { fraud: 1, legitimate: 1 },
+      block: { fraud: 0, legitimate: 1 },
+      allow: { fraud: 1, legitimate: 0 },
+      precision: 0,
+      recall: 0,
+    });
+    const highRisk = await backtest(merchant, {
+      ...saved,
+      rules: { ...saved.rules, rule_high_risk: true },
+      days: 1,
+    });
+    expect(highRisk.labelled).toMatchObject({
+      total: { fraud: 1, legitimate: 1 },
+      block: { fraud: 1, legitimate: 1 },
+      precision: 0.5,
+      recall: 1,
+      recallWithReview: 1,
+    });
+  });
+
   it("another merchant's backtest reads none of this account's data", async () => {
     const other = await signedInMerchant(t, `other-${kind}@example.com`);
     const settings = await pageSettings(merchant);
@@ -223,6 +267,7 @@ describe.each(DB_KINDS)("Test on history (%s)", (kind) => {
     expect(result.screenings.total).toBe(0);
     expect(result.charges.total).toBe(0);
     expect(result.items).toEqual([]);
+    expect(result.labelled).toBeNull();
     const mine = await merchant.browser.query<BacktestJob>("backtest.status");
     expect(mine.ok && mine.data?.result?.screenings.total).toBe(live.length);
   });

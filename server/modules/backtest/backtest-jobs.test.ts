@@ -46,6 +46,7 @@ function gatedRepo() {
     },
     async *charges() {},
     refundHistory: async () => [],
+    labels: async () => new Map(),
   } as unknown as BacktestRepository;
   return { repo, next: () => open() };
 }

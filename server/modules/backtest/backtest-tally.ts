@@ -3,13 +3,19 @@
  * per kind ("allow→block", ...), per day and per rule; for charges that would become
  * blocked, how many were refunded or disputed; and the newest changed items, capped.
  */
-import type { BacktestItem, BacktestResult } from "../../../shared/schemas/backtest.ts";
+import type {
+  BacktestItem,
+  BacktestResult,
+  LabelledFigures,
+} from "../../../shared/schemas/backtest.ts";
 import type { Judged } from "./backtest-replay.ts";
 
 const STRICTNESS = { allow: 0, review: 1, block: 2 } as const;
 const DAY_MS = 86_400_000;
 
 type Extra = { id: string; label: string; refunded: boolean; disputed: boolean };
+/** What a person, the API or Stripe said an event was (its newest label). */
+export type TruthLabel = "fraud" | "legitimate";
 type Kept = { kind: BacktestItem["kind"]; judged: Judged; at: number; describe: () => Extra };
 
 /**
@@ -65,14 +71,30 @@ export function createTally(cap: number) {
   const chargeItems = newest(cap);
   const screeningItems = newest(cap);
   let changed = 0;
+  const labelled = {
+    total: { fraud: 0, legitimate: 0 },
+    block: { fraud: 0, legitimate: 0 },
+    review: { fraud: 0, legitimate: 0 },
+    allow: { fraud: 0, legitimate: 0 },
+  };
 
   /**
    * `at` is the item's time (epoch ms); `describe` is called only for the newest `cap`
    * changes of each kind, and for a charge that becomes blocked (its refund and dispute).
    */
-  function record(kind: BacktestItem["kind"], judged: Judged, at: number, describe: () => Extra) {
+  function record(
+    kind: BacktestItem["kind"],
+    judged: Judged,
+    at: number,
+    describe: () => Extra,
+    truth?: TruthLabel,
+  ) {
     const target = kind === "charge" ? charges : screenings;
     target.total += 1;
+    if (truth) {
+      labelled.total[truth] += 1;
+      labelled[judged.to][truth] += 1;
+    }
     if (judged.from === judged.to) return;
     changed += 1;
     const key = `${judged.from}→${judged.to}`;
@@ -111,8 +133,24 @@ export function createTally(cap: number) {
         byRule,
         items: [...chargeItems.list(), ...screeningItems.list()],
         changed,
+        labelled: figuresOf(labelled),
         tookMs: Math.round(tookMs),
       };
     },
+  };
+}
+
+/** Precision and recall from the labelled counts; null when nothing is labelled. */
+export function figuresOf(
+  counts: Omit<LabelledFigures, "precision" | "recall" | "recallWithReview">,
+): LabelledFigures | null {
+  const { total, block, review } = counts;
+  if (total.fraud + total.legitimate === 0) return null;
+  const share = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+  return {
+    ...counts,
+    precision: share(block.fraud, block.fraud + block.legitimate),
+    recall: share(block.fraud, total.fraud),
+    recallWithReview: share(block.fraud + review.fraud, total.fraud),
   };
 }

@@ -9,6 +9,7 @@ import type { ScreenEvent } from "../../../shared/schemas/screening.ts";
 import type { SqlRunner } from "../../db/sql-runner.ts";
 import type { IdentityKind } from "../screening/identities.ts";
 import type { StoredChargeRow, StoredScreeningRow } from "./backtest-replay.ts";
+import type { TruthLabel } from "./backtest-tally.ts";
 import type { CounterRow } from "./replay-counters.ts";
 import type { HistoryCharge } from "./stripe-history.ts";
 
@@ -39,6 +40,21 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 2_000) {
         ],
       );
       return { screenings: Number(row?.screenings ?? 0), charges: Number(row?.charges ?? 0) };
+    },
+
+    /**
+     * The newest label of each of the account's labelled screenings and charges, keyed
+     * "screening:<id>" or "charge:<charge id>" (labels are history; the newest one stands).
+     */
+    async labels(accountId: string): Promise<Map<string, TruthLabel>> {
+      const rows = await sql.query<{ subject: string; label: TruthLabel }>(
+        `SELECT DISTINCT ON ("subjectKind", "subjectId")
+                "subjectKind"::text || ':' || "subjectId" AS subject, "label"::text AS label
+           FROM "Label" WHERE "accountId" = $1
+          ORDER BY "subjectKind", "subjectId", "createdAt" DESC, "id" DESC`,
+        [accountId],
+      );
+      return new Map(rows.map((row) => [row.subject, row.label]));
     },
 
     /** Counting rows before the window that a probe can still reach: kind → look-back (ms). */

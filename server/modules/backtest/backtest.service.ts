@@ -131,6 +131,7 @@ export function createBacktestService({
     );
     const replay = createReplay({ policy, features: policies.features(), counters, history });
     const tally = createTally(BACKTEST_ITEM_CAP);
+    const labels = await repo.labels(accountId);
     const totals = await repo.totals(accountId, window);
     const total = totals.screenings + totals.charges;
     let processed = 0;
@@ -139,12 +140,18 @@ export function createBacktestService({
       signal?.throwIfAborted();
       for (const row of batch) {
         const input = row.input;
-        tally.record("screening", replay.screening(row), row.createdAt.getTime(), () => ({
-          id: row.id,
-          label: [input.type, input.email ?? input.user_id ?? input.ip].filter(Boolean).join(" "),
-          refunded: false,
-          disputed: false,
-        }));
+        tally.record(
+          "screening",
+          replay.screening(row),
+          row.createdAt.getTime(),
+          () => ({
+            id: row.id,
+            label: [input.type, input.email ?? input.user_id ?? input.ip].filter(Boolean).join(" "),
+            refunded: false,
+            disputed: false,
+          }),
+          labels.get(`screening:${row.id}`),
+        );
       }
       processed += batch.length;
       onProgress(processed, Math.max(total, processed));
@@ -152,12 +159,18 @@ export function createBacktestService({
     for await (const batch of readAhead(repo.charges(accountId, window))) {
       signal?.throwIfAborted();
       for (const row of batch) {
-        tally.record("charge", replay.charge(row), row.created * 1000, () => ({
-          id: row.chargeId,
-          label: `${row.email ?? "no email"} · ${(row.amount / 100).toFixed(2)} ${row.currency.toUpperCase()}`,
-          refunded: row.refunded || row.amountRefunded > 0,
-          disputed: row.disputed,
-        }));
+        tally.record(
+          "charge",
+          replay.charge(row),
+          row.created * 1000,
+          () => ({
+            id: row.chargeId,
+            label: `${row.email ?? "no email"} · ${(row.amount / 100).toFixed(2)} ${row.currency.toUpperCase()}`,
+            refunded: row.refunded || row.amountRefunded > 0,
+            disputed: row.disputed,
+          }),
+          labels.get(`charge:${row.chargeId}`),
+        );
       }
       processed += batch.length;
       onProgress(processed, Math.max(total, processed));

@@ -132,6 +132,23 @@ function changeList(changes: Record<string, number>) {
   return entries.map(([change, n]) => `${n.toLocaleString()} ${change}`).join(", ");
 }
 
+const percent = (share: number | null) => (share === null ? "–" : `${Math.round(share * 100)}%`);
+
+/** Against what people and Stripe labelled: what the tried settings would catch and wrongly stop. */
+function LabelledLine({ figures }: { figures: NonNullable<BacktestResult["labelled"]> }) {
+  return (
+    <li data-labelled>
+      Would have blocked <strong>{figures.block.fraud.toLocaleString()}</strong> labelled fraud and{" "}
+      <strong>{figures.block.legitimate.toLocaleString()}</strong> labelled legitimate, and sent{" "}
+      {figures.review.fraud.toLocaleString()} fraud and {figures.review.legitimate.toLocaleString()}{" "}
+      legitimate to review (of {figures.total.fraud.toLocaleString()} fraud and{" "}
+      {figures.total.legitimate.toLocaleString()} legitimate labelled): precision{" "}
+      {percent(figures.precision)}, recall {percent(figures.recall)} (
+      {percent(figures.recallWithReview)} with reviews).
+    </li>
+  );
+}
+
 function BacktestReport({ result }: { result: BacktestResult }) {
   const c = result.charges;
   return (
@@ -150,6 +167,7 @@ function BacktestReport({ result }: { result: BacktestResult }) {
           refunded or disputed ({c.newlyBlockedRefunded} refunded, {c.newlyBlockedDisputed}{" "}
           disputed).
         </li>
+        {result.labelled && <LabelledLine figures={result.labelled} />}
       </ul>
       {result.byDay.length > 0 && (
         <ChangesChart days={result.byDay} from={result.from} to={result.to} />

@@ -1,13 +1,12 @@
 /**
- * GET/PUT /api/rules, /api/rule-settings, /api/templates, /api/blocklist, /api/settings,
- * GET/POST/DELETE /api/api-keys and GET /api/dashboard:
- * the documented REST paths, each calling the same tRPC procedure as the console. The JSON
- * schemas here only document the API; the shared zod schemas inside the procedures are the
- * one validator, so Fastify's own validation and serialization are switched off.
+ * The console's configuration as REST, for scripts and other backends with
+ * `Authorization: Bearer <token>` from POST /api/auth/login: one table row per route, each
+ * calling the same tRPC procedure as the console (route.ts validates and documents).
  */
-import type { FastifyInstance } from "fastify";
-import type { z } from "zod";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
 import { ZApiKeyCreate, ZApiKeyCreated, ZApiKeyView } from "../../../shared/schemas/api-keys.ts";
+import { ZCredentials } from "../../../shared/schemas/auth.ts";
 import { ZBlocklist, ZBlocklistView } from "../../../shared/schemas/blocklist.ts";
 import { ZRuleSettings, ZRuleSettingsUpdate } from "../../../shared/schemas/rule-settings.ts";
 import { ZRules } from "../../../shared/schemas/rules.ts";
@@ -22,153 +21,202 @@ import {
 } from "../../../shared/schemas/transaction.ts";
 import type { Services } from "../../services.ts";
 import { callerFor } from "./caller.ts";
-import { ERROR_BODY, jsonSchema } from "./openapi.plugin.ts";
+import { addRoutes, type Route, route } from "./route.ts";
 
-const security = [{ bearerAuth: [] }];
-const ZTransactions = ZTransaction.array();
+const ZId = z.object({ id: z.string() });
+const ZLogin = z.object({
+  token: z.string(),
+  expiresAt: z.string(),
+  user: z.object({ id: z.string(), email: z.string() }).loose(),
+});
 
-function docs(
-  tag: string,
-  summary: string,
-  response: z.ZodType,
-  body?: z.ZodType,
-): { schema: Record<string, unknown> } {
-  return {
-    schema: {
-      tags: [tag],
-      summary,
-      security,
-      ...(body && { body: jsonSchema(body, "input") }),
-      response: {
-        200: jsonSchema(response),
-        ...(body && { 400: ERROR_BODY }),
-        401: ERROR_BODY,
+/** Every console route under /api, as a table: method, path, what it answers, the one call. */
+export function consoleRouteTable(services: Services): Route[] {
+  const caller = (request: FastifyRequest) => callerFor(request, services);
+  const session = "session" as const;
+  return [
+    route({
+      method: "POST",
+      url: "/auth/login",
+      tag: "auth",
+      summary: "Exchange credentials for a bearer token, for scripts and other backends",
+      auth: "none",
+      body: ZCredentials,
+      response: ZLogin,
+      errors: [429],
+      handler: async ({ body }, request) => {
+        const { token, expiresAt, user } = await services.auth.login(body, request.ip);
+        return { token, expiresAt: expiresAt.toISOString(), user };
       },
-    },
-  };
-}
-
-export async function consoleRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.setValidatorCompiler(() => (data) => ({ value: data }));
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-
-  const caller = (request: Parameters<typeof callerFor>[0]) => callerFor(request, services);
-
-  const dashboardDocs = docs(
-    "dashboard",
-    "The account's transactions, newest first",
-    ZTransactions,
-  );
-  app.get(
-    "/dashboard",
-    {
-      schema: {
-        ...dashboardDocs.schema,
+    }),
+    route({
+      method: "POST",
+      url: "/auth/logout",
+      tag: "auth",
+      summary: "End this token's session",
+      auth: session,
+      response: z.unknown(),
+      handler: (_, request) => caller(request).auth.logout(),
+    }),
+    route({
+      method: "GET",
+      url: "/me",
+      tag: "auth",
+      summary: "Who this token belongs to",
+      auth: session,
+      response: z.unknown(),
+      handler: async (_, request) => ({ user: await caller(request).auth.me() }),
+    }),
+    route({
+      method: "GET",
+      url: "/dashboard",
+      tag: "dashboard",
+      summary: "The account's transactions, newest first",
+      auth: session,
+      query: ZDashboardApiQuery,
+      response: ZTransaction.array(),
+      openapi: {
         querystring: {
           type: "object",
           properties: {
             limit: { type: "integer", minimum: 1, maximum: LIMIT_MAX, default: API_LIMIT_DEFAULT },
           },
         },
-        response: { ...(dashboardDocs.schema.response as object), 400: ERROR_BODY },
       },
-    },
-    async (request) => {
-      const { limit } = ZDashboardApiQuery.parse(request.query);
-      const page = await caller(request).dashboard.list({ limit });
-      return page.items.map(toSpecTransaction);
-    },
-  );
-
-  app.get("/rules", docs("rules", "Rules settings, merged over defaults", ZRules), (request) =>
-    caller(request).rules.get(),
-  );
-  app.put("/rules", docs("rules", "Replace the whole rules object", ZRules, ZRules), (request) =>
-    caller(request).rules.put(request.body as z.input<typeof ZRules>),
-  );
-
-  app.get("/templates", docs("templates", "Template flags", ZTemplates), (request) =>
-    caller(request).templates.get(),
-  );
-  app.put(
-    "/templates",
-    docs("templates", "Replace the whole templates object", ZTemplates, ZTemplates),
-    (request) => caller(request).templates.put(request.body as z.input<typeof ZTemplates>),
-  );
-
-  app.get(
-    "/blocklist",
-    docs("blocklist", "Blocked countries and providers", ZBlocklistView),
-    (request) => caller(request).blocklist.get(),
-  );
-  app.put(
-    "/blocklist",
-    docs("blocklist", "Replace the whole block list", ZBlocklistView, ZBlocklist),
-    (request) => caller(request).blocklist.put(request.body as z.input<typeof ZBlocklist>),
-  );
-
-  app.get(
-    "/settings",
-    docs("settings", "Settings; secrets come back only as hints", ZSettingsView),
-    (request) => caller(request).settings.get(),
-  );
-  app.put(
-    "/settings",
-    docs(
-      "settings",
-      "Replace the settings; a blank secret keeps the stored one",
-      ZSettingsView,
-      ZSettingsInput,
-    ),
-    (request) => caller(request).settings.put(request.body as z.input<typeof ZSettingsInput>),
-  );
-
-  app.get(
-    "/rule-settings",
-    docs("rules", "Each rule's action, mode and parameters, over the defaults", ZRuleSettings),
-    (request) => caller(request).ruleSettings.get(),
-  );
-  app.put(
-    "/rule-settings",
-    docs(
-      "rules",
-      "Change any rules' action (block|review), mode (live|monitor) or parameters; the rest is kept",
-      ZRuleSettings,
-      ZRuleSettingsUpdate,
-    ),
-    (request) =>
-      caller(request).ruleSettings.put(request.body as z.input<typeof ZRuleSettingsUpdate>),
-  );
-
-  app.get(
-    "/api-keys",
-    docs("api-keys", "The account's live API keys", ZApiKeyView.array()),
-    (request) => caller(request).apiKeys.list(),
-  );
-  app.post(
-    "/api-keys",
-    docs(
-      "api-keys",
-      "Create a key; the answer is the only time it is shown",
-      ZApiKeyCreated,
-      ZApiKeyCreate,
-    ),
-    (request) => caller(request).apiKeys.create(request.body as z.input<typeof ZApiKeyCreate>),
-  );
-  app.delete(
-    "/api-keys/:id",
-    {
-      schema: {
-        tags: ["api-keys"],
-        summary: "Revoke a key: it stops working at once",
-        security,
-        params: { type: "object", properties: { id: { type: "string" } } },
-        response: { 204: { type: "null" }, 401: ERROR_BODY, 404: ERROR_BODY },
+      handler: async ({ query }, request) => {
+        const page = await caller(request).dashboard.list({ limit: query.limit });
+        return page.items.map(toSpecTransaction);
       },
-    },
-    async (request, reply) => {
-      await caller(request).apiKeys.revoke({ id: (request.params as { id: string }).id });
-      return reply.code(204).send();
-    },
-  );
+    }),
+    route({
+      method: "GET",
+      url: "/rules",
+      tag: "rules",
+      summary: "Rules settings, merged over defaults",
+      auth: session,
+      response: ZRules,
+      handler: (_, request) => caller(request).rules.get(),
+    }),
+    route({
+      method: "PUT",
+      url: "/rules",
+      tag: "rules",
+      summary: "Replace the whole rules object",
+      auth: session,
+      body: ZRules,
+      response: ZRules,
+      handler: ({ body }, request) => caller(request).rules.put(body),
+    }),
+    route({
+      method: "GET",
+      url: "/templates",
+      tag: "templates",
+      summary: "Template flags",
+      auth: session,
+      response: ZTemplates,
+      handler: (_, request) => caller(request).templates.get(),
+    }),
+    route({
+      method: "PUT",
+      url: "/templates",
+      tag: "templates",
+      summary: "Replace the whole templates object",
+      auth: session,
+      body: ZTemplates,
+      response: ZTemplates,
+      handler: ({ body }, request) => caller(request).templates.put(body),
+    }),
+    route({
+      method: "GET",
+      url: "/blocklist",
+      tag: "blocklist",
+      summary: "Blocked countries and providers",
+      auth: session,
+      response: ZBlocklistView,
+      handler: (_, request) => caller(request).blocklist.get(),
+    }),
+    route({
+      method: "PUT",
+      url: "/blocklist",
+      tag: "blocklist",
+      summary: "Replace the whole block list",
+      auth: session,
+      body: ZBlocklist,
+      response: ZBlocklistView,
+      handler: ({ body }, request) => caller(request).blocklist.put(body),
+    }),
+    route({
+      method: "GET",
+      url: "/settings",
+      tag: "settings",
+      summary: "Settings; secrets come back only as hints",
+      auth: session,
+      response: ZSettingsView,
+      handler: (_, request) => caller(request).settings.get(),
+    }),
+    route({
+      method: "PUT",
+      url: "/settings",
+      tag: "settings",
+      summary: "Replace the settings; a blank secret keeps the stored one",
+      auth: session,
+      body: ZSettingsInput,
+      response: ZSettingsView,
+      handler: ({ body }, request) => caller(request).settings.put(body),
+    }),
+    route({
+      method: "GET",
+      url: "/rule-settings",
+      tag: "rules",
+      summary: "Each rule's action, mode and parameters, over the defaults",
+      auth: session,
+      response: ZRuleSettings,
+      handler: (_, request) => caller(request).ruleSettings.get(),
+    }),
+    route({
+      method: "PUT",
+      url: "/rule-settings",
+      tag: "rules",
+      summary:
+        "Change any rules' action (block|review), mode (live|monitor) or parameters; the rest is kept",
+      auth: session,
+      body: ZRuleSettingsUpdate,
+      response: ZRuleSettings,
+      handler: ({ body }, request) => caller(request).ruleSettings.put(body),
+    }),
+    route({
+      method: "GET",
+      url: "/api-keys",
+      tag: "api-keys",
+      summary: "The account's live API keys",
+      auth: session,
+      response: ZApiKeyView.array(),
+      handler: (_, request) => caller(request).apiKeys.list(),
+    }),
+    route({
+      method: "POST",
+      url: "/api-keys",
+      tag: "api-keys",
+      summary: "Create a key; the answer is the only time it is shown",
+      auth: session,
+      body: ZApiKeyCreate,
+      response: ZApiKeyCreated,
+      handler: ({ body }, request) => caller(request).apiKeys.create(body),
+    }),
+    route({
+      method: "DELETE",
+      url: "/api-keys/:id",
+      tag: "api-keys",
+      summary: "Revoke a key: it stops working at once",
+      auth: session,
+      params: ZId,
+      response: null,
+      errors: [404],
+      handler: ({ params }, request) => caller(request).apiKeys.revoke({ id: params.id }),
+    }),
+  ];
+}
+
+export async function consoleRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  addRoutes(app, consoleRouteTable(services));
 }

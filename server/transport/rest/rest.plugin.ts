@@ -1,11 +1,11 @@
 /**
- * The REST adapter under /api: each route parses its input, calls the same tRPC procedure
- * through createCaller (so the logic exists once), and returns JSON.
+ * The REST adapter under /api: each route parses its input with the shared zod schema, makes
+ * one call (a service, or the same tRPC procedure through createCaller, so the logic exists
+ * once), and returns JSON; errors are answered through transport/errors.ts. The console's
+ * routes are a table (console.routes.ts, with route.ts).
  */
 import type { FastifyInstance } from "fastify";
-import { ZCredentials } from "../../../shared/schemas/auth.ts";
 import type { Services } from "../../services.ts";
-import { callerFor } from "./caller.ts";
 import { collectRoutes } from "./collect.routes.ts";
 import { consoleRoutes } from "./console.routes.ts";
 import { openapiPlugin } from "./openapi.plugin.ts";
@@ -14,17 +14,6 @@ import { screeningRoutes } from "./screening.routes.ts";
 
 export async function restPlugin(app: FastifyInstance, { services }: { services: Services }) {
   await app.register(openapiPlugin);
-
-  /** Exchanges credentials for a bearer token, for scripts and other backends. */
-  app.post("/auth/login", async (request) => {
-    const input = ZCredentials.parse(request.body);
-    const { token, expiresAt, user } = await services.auth.login(input, request.ip);
-    return { token, expiresAt: expiresAt.toISOString(), user };
-  });
-
-  app.post("/auth/logout", async (request) => callerFor(request, services).auth.logout());
-
-  app.get("/me", async (request) => ({ user: await callerFor(request, services).auth.me() }));
 
   await app.register(consoleRoutes, { services });
   await app.register(screeningRoutes, { services });

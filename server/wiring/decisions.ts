@@ -6,6 +6,7 @@ import { createLabelsRepository } from "../modules/labels/labels.repository.ts";
 import { createLabelsService } from "../modules/labels/labels.service.ts";
 import { createReviewRepository } from "../modules/review/review.repository.ts";
 import { createReviewService } from "../modules/review/review.service.ts";
+import { createDigestKeys } from "../modules/screening/identities.ts";
 import { withDecisionEvents } from "../modules/webhooks/decision-events.ts";
 import { createWebhookSender } from "../modules/webhooks/webhook-sender.ts";
 import { createWebhooksRepository } from "../modules/webhooks/webhooks.repository.ts";
@@ -36,6 +37,7 @@ export function wireDecisions(
     repo: createReviewRepository(prisma),
     labels,
     now,
+    digestKeyOf: createDigestKeys(encryptor.derive("identity-digests")),
     onSettledMany: events.reviewsSettled,
     // "Always allow this user": the user id, else the email, goes on the allow list.
     // (A rule of the review queue's: it belongs in review.service.ts, which was being

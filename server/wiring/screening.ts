@@ -12,6 +12,7 @@ import { backtestInChildProcess } from "../modules/backtest/backtest-child.ts";
 import { createCollectorService, TOKENS_PER_KEY } from "../modules/collector/collector.service.ts";
 import { createSignalTokensRepository } from "../modules/collector/signal-tokens.repository.ts";
 import { warmFeatures } from "../modules/screening/features/index.ts";
+import { createDigestKeys } from "../modules/screening/identities.ts";
 import { createScreeningRepository } from "../modules/screening/screening.repository.ts";
 import { createScreeningService } from "../modules/screening/screening.service.ts";
 import { createScreeningsService } from "../modules/screening/screenings.service.ts";
@@ -29,6 +30,7 @@ export function wireScreening(
 ) {
   const { prisma, changes, encryptor, log, now } = deps;
   const screeningRepo = createScreeningRepository(prisma, deps.sql);
+  const digestKeyOf = createDigestKeys(encryptor.derive("identity-digests"));
   const apiKeys = createApiKeysService({
     repo: createApiKeysRepository(prisma),
     changes,
@@ -56,6 +58,7 @@ export function wireScreening(
         policy,
         now,
         signals: collector,
+        digestKeyOf,
         observe: metrics.screening,
       }),
     ),
@@ -63,6 +66,7 @@ export function wireScreening(
     backtest: createBacktestService({
       repo: createBacktestRepository(deps.sql),
       policy,
+      digestKeyOf,
       now,
       log,
       runJob: deps.databaseUrl ? backtestInChildProcess(deps.databaseUrl) : undefined,

@@ -186,6 +186,9 @@ export function createApiKeysService({
       if (!(await repo.revoke(accountId, id, now()))) {
         throw new AppError("NOT_FOUND", "No such API key.");
       }
+      // Gone here before the answer (the reload the change feed starts takes a query), and
+      // on the other instances when they hear of it.
+      for (const [hash, known] of live) if (known.id === id) live.delete(hash);
       changes.publish({ topic: TOPICS.apiKeys, accountId });
     },
 

@@ -53,6 +53,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backtest job in a process of its 
     accountId = "acct-child",
   ) => ({
     accountId,
+    digestKey: "k".repeat(64),
     settings: SETTINGS,
     now: new Date(),
     onProgress: (processed: number, total: number) => void progress.push([processed, total]),
@@ -157,6 +158,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backtest job in a process of its 
       now: () => new Date(),
       log: { error: () => {} },
       runJob: backtestInChildProcess(url),
+      digestKeyOf: () => "k".repeat(64),
       maxMs: 50,
     });
     service.start("acct-child", SETTINGS);

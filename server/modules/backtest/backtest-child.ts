@@ -109,7 +109,7 @@ function childEnv(url: string): NodeJS.ProcessEnv {
 function runInChild(
   url: string,
   heapMb: number,
-  { accountId, settings, now, onProgress, signal }: Parameters<JobRunner>[0],
+  { accountId, digestKey, settings, now, onProgress, signal }: Parameters<JobRunner>[0],
 ): ReturnType<JobRunner> {
   return new Promise((done, fail) => {
     if (signal.aborted) return fail(signal.reason);
@@ -151,7 +151,7 @@ function runInChild(
           : stderr.trim() || `exit ${killedBy ? `by ${killedBy}` : `code ${code}`}`;
       fail(new Error(`backtest process failed: ${why}`));
     });
-    const job: JobMessage = { accountId, settings, now: now.getTime() };
+    const job: JobMessage = { accountId, digestKey, settings, now: now.getTime() };
     child.send(job);
   });
 }

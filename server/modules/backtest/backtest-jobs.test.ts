@@ -61,6 +61,7 @@ describe("backtest jobs", () => {
       policy: { features: () => features },
       now: () => new Date(1_800_000_100_000),
       log: { error: () => {} },
+      digestKeyOf: () => "k".repeat(64),
     });
 
   it("runs one job per account, shows progress, and finishes with the result", async () => {

@@ -12,7 +12,13 @@ import { baseFeatures } from "../policy/policy.service.ts";
 import { createBacktestRepository } from "./backtest.repository.ts";
 import { createBacktestService } from "./backtest.service.ts";
 
-export type JobMessage = { accountId: string; settings: BacktestSettings; now: number };
+export type JobMessage = {
+  accountId: string;
+  /** The account's digest key, computed by the server (this process holds no secret). */
+  digestKey: string;
+  settings: BacktestSettings;
+  now: number;
+};
 
 function send(message: object): Promise<void> {
   return new Promise((done) => {
@@ -29,6 +35,7 @@ async function runJob(job: JobMessage): Promise<void> {
     const service = createBacktestService({
       repo: createBacktestRepository(postgresRunner(pool)),
       policy: { features: baseFeatures },
+      digestKeyOf: () => job.digestKey,
       now: () => new Date(job.now),
       log: { error: () => {} },
     });

@@ -51,8 +51,10 @@ export function createReplay(deps: {
   features: Features;
   counters: ReplayCounters;
   history: StripeHistoryIndex;
+  /** The account's digest key: identities are hashed as the live screening stored them. */
+  digestKey: string;
 }) {
-  const { policy, features: base, counters, history } = deps;
+  const { policy, features: base, counters, history, digestKey } = deps;
   return {
     screening(row: StoredScreeningRow): Judged {
       const at = row.createdAt;
@@ -62,7 +64,7 @@ export function createReplay(deps: {
         ids,
         probes,
         history: query,
-      } = screeningInputs(row.input, policy, base, at, row.signals);
+      } = screeningInputs(row.input, policy, base, at, digestKey, row.signals);
       const evaluation = evaluate(subject, policy, {
         ...features,
         counts: countsOf(

@@ -14,7 +14,8 @@ import type { CounterRow } from "./replay-counters.ts";
 import type { HistoryCharge } from "./stripe-history.ts";
 
 export type Window = { from: Date; to: Date };
-export type SeedRow = { kind: IdentityKind; value: string; row: CounterRow };
+/** `keyed` false: a row stored before keyed digests (decision 013). */
+export type SeedRow = { kind: IdentityKind; value: string; keyed: boolean; row: CounterRow };
 
 /** A UTC timestamp literal from epoch milliseconds, exact (integer interval arithmetic). */
 const ts = (ms: number) => `(timestamp 'epoch' + ${Math.round(ms)} * interval '1 millisecond')`;
@@ -86,9 +87,10 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 2_000) {
           card: string | null;
           promo: string | null;
           blocked: boolean;
+          keyed: boolean;
         }>(
           `SELECT "id"::text AS id, "kind", "value", "type", ${MS('"at"')} AS at, "subject",
-                  "userId", "card", "promo", "blocked"
+                  "userId", "card", "promo", "blocked", "keyed"
            FROM "ScreeningIdentity"
            WHERE "at" >= ${ts(end - longest)} AND "at" < ${ts(end)}
              AND ("at", "id") > (${ts(after.at)}, $2::bigint)
@@ -102,6 +104,7 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 2_000) {
         yield rows.map((r) => ({
           kind: r.kind,
           value: r.value,
+          keyed: r.keyed,
           row: {
             at: Number(r.at),
             type: r.type,

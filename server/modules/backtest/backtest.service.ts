@@ -15,10 +15,11 @@ import {
 } from "../../../shared/schemas/backtest.ts";
 import type { Policy } from "../../engine/types.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
+import { keyedFromLegacy } from "../screening/identities.ts";
 import type { BacktestRepository } from "./backtest.repository.ts";
 import { createReplay } from "./backtest-replay.ts";
 import { createTally } from "./backtest-tally.ts";
-import { createReplayCounters, lookback } from "./replay-counters.ts";
+import { type CounterRow, createReplayCounters, lookback } from "./replay-counters.ts";
 import { createStripeHistory } from "./stripe-history.ts";
 
 const DAY_MS = 86_400_000;
@@ -31,6 +32,8 @@ export type Progress = (processed: number, total: number) => void;
  */
 export type JobRunner = (job: {
   accountId: string;
+  /** The account's digest key (the child process holds no secret to derive it). */
+  digestKey: string;
   settings: BacktestSettings;
   now: Date;
   onProgress: Progress;
@@ -42,6 +45,8 @@ type Deps = {
   policy: Pick<PolicyService, "features">;
   now: () => Date;
   log: { error(obj: object, msg: string): void };
+  /** The account's key for identity digests (screening/identities.ts). */
+  digestKeyOf: (accountId: string) => string;
   /** Where background jobs run; without it, in this process (`run`). */
   runJob?: JobRunner;
   /** A job's wall-time limit (default BACKTEST_MAX_MS): past it, it is stopped and fails. */
@@ -93,11 +98,27 @@ export async function* readAhead<T>(batches: AsyncIterable<T>): AsyncGenerator<T
 
 type Job = NonNullable<BacktestJob> & { abort: AbortController };
 
+const toKeyed = (key: string, value: string) => keyedFromLegacy(key, value);
+const keyedOrNull = (key: string, value: string | null) =>
+  value === null ? null : keyedFromLegacy(key, value);
+
+/** A counting row stored before keyed digests, with every digest in it keyed. */
+function keyedRow(key: string, row: CounterRow): CounterRow {
+  return {
+    ...row,
+    subject: keyedOrNull(key, row.subject),
+    user: keyedOrNull(key, row.user),
+    card: keyedOrNull(key, row.card),
+    promo: keyedOrNull(key, row.promo),
+  };
+}
+
 export function createBacktestService({
   repo,
   policy: policies,
   now,
   log,
+  digestKeyOf,
   runJob,
   maxMs = BACKTEST_MAX_MS,
 }: Deps) {
@@ -115,9 +136,15 @@ export function createBacktestService({
     const policy = policyOf(settings);
     const keep = lookback(policy);
     const counters = createReplayCounters(keep);
+    const digestKey = digestKeyOf(accountId);
     for await (const batch of readAhead(repo.seeds(accountId, window.from, keep))) {
       signal?.throwIfAborted();
-      for (const seed of batch) counters.seed(seed.kind, seed.value, seed.row);
+      for (const seed of batch) {
+        // Rows stored before keyed digests: turned into their keyed form (decision 013).
+        if (seed.keyed) counters.seed(seed.kind, seed.value, seed.row);
+        else
+          counters.seed(seed.kind, toKeyed(digestKey, seed.value), keyedRow(digestKey, seed.row));
+      }
     }
     counters.settle();
     const farming = policy.settings.rule_farming;
@@ -129,7 +156,13 @@ export function createBacktestService({
           )
         : [],
     );
-    const replay = createReplay({ policy, features: policies.features(), counters, history });
+    const replay = createReplay({
+      policy,
+      features: policies.features(),
+      counters,
+      history,
+      digestKey,
+    });
     const tally = createTally(BACKTEST_ITEM_CAP);
     const labels = await repo.labels(accountId);
     const totals = await repo.totals(accountId, window);
@@ -211,7 +244,14 @@ export function createBacktestService({
       const overtime = AbortSignal.timeout(maxMs);
       const signal = AbortSignal.any([job.abort.signal, overtime]);
       const work = runJob
-        ? runJob({ accountId, settings, now: now(), onProgress: progress, signal })
+        ? runJob({
+            accountId,
+            digestKey: digestKeyOf(accountId),
+            settings,
+            now: now(),
+            onProgress: progress,
+            signal,
+          })
         : run(accountId, settings, progress, signal);
       work.then(
         (result) => {

@@ -36,6 +36,8 @@ type Deps = {
   repo: ReviewRepository;
   labels: LabelsService;
   now: () => Date;
+  /** The account's key for identity digests (screening/identities.ts). */
+  digestKeyOf: (accountId: string) => string;
   /** Told of each settled item after it is stored (allow lists, decision webhooks). */
   /** Told of the items a bulk action settled, a batch at a time. */
   onSettledMany?: (accountId: string, settled: Settled[], by: string) => void;
@@ -63,7 +65,14 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 
 const STATUS = { approve: "approved", deny: "denied" } as const;
 
-export function createReviewService({ repo, labels, now, onSettled, onSettledMany }: Deps) {
+export function createReviewService({
+  repo,
+  labels,
+  now,
+  digestKeyOf,
+  onSettled,
+  onSettledMany,
+}: Deps) {
   function queueFilters(f: ReviewFilters): QueueFilters {
     return {
       rule: f.rule,
@@ -85,7 +94,11 @@ export function createReviewService({ repo, labels, now, onSettled, onSettledMan
       );
       const page = rows.slice(0, input.limit);
       const probes = page.flatMap((row) =>
-        sharedIdentities(row).map((id) => ({ ...id, screeningId: row.id, at: row.createdAt })),
+        sharedIdentities(row, digestKeyOf(accountId)).map((id) => ({
+          ...id,
+          screeningId: row.id,
+          at: row.createdAt,
+        })),
       );
       const [shared, latest] = await Promise.all([
         repo.shared(accountId, probes),

@@ -5,21 +5,25 @@
  */
 import { emptyCounts } from "../../engine/counts.ts";
 import type { Counts, EventSubject, Policy } from "../../engine/types.ts";
-import { digest, type Identities, type IdentityKind } from "./identities.ts";
+import { digest, type Identities, type IdentityKind, legacyDigest } from "./identities.ts";
 
 export type Probe = {
   /** Where the answer goes in Counts, e.g. "signupsLastHour.ip". */
   name: string;
   kind: IdentityKind;
   value: string;
+  /** The same identity's unkeyed digest: rows stored before keyed digests count too. */
+  legacy?: string;
   since: Date;
   types?: readonly string[];
   measure: "count" | "distinctSubject" | "distinctCard";
   /** Only events Warden did not block (a blocked trial did not start). */
   notBlocked?: boolean;
-  /** Only rows with this hashed promo code / of this hashed user. */
+  /** Only rows with this hashed promo code / of this hashed user (keyed, and unkeyed). */
   promo?: string;
+  legacyPromo?: string;
   user?: string;
+  legacyUser?: string;
   /** Left out of distinct counts: this event's own subject or card. */
   except?: string | null;
 };
@@ -33,15 +37,21 @@ export function probesFor(
   ids: Identities,
   policy: Policy,
   now: Date,
+  /** The account's digest key (identities.ts), for identities hashed here. */
+  key: string,
 ): Probe[] {
   const on = policy.enabled;
   const s = policy.settings;
   const v = ids.values;
   const ago = (ms: number) => new Date(now.getTime() - ms);
   const probes: Probe[] = [];
-  const add = (name: string, kind: IdentityKind, rest: Omit<Probe, "name" | "kind" | "value">) => {
+  const add = (
+    name: string,
+    kind: IdentityKind,
+    rest: Omit<Probe, "name" | "kind" | "value" | "legacy">,
+  ) => {
     const value = v[kind];
-    if (value) probes.push({ name, kind, value, ...rest });
+    if (value) probes.push({ name, kind, value, legacy: ids.legacy[kind], ...rest });
   };
   const type = subject.type;
 
@@ -66,16 +76,19 @@ export function probesFor(
         measure: "count",
         notBlocked: true,
         promo: v.promo,
+        legacyPromo: ids.legacy.promo,
       });
     }
   }
   if (on.rule_promo_abuse && type === "referral" && subject.referrerUserId) {
-    const referrer = digest("user", subject.referrerUserId);
+    const referrer = digest(key, "user", subject.referrerUserId);
+    const legacyReferrer = legacyDigest("user", subject.referrerUserId);
     for (const kind of ["device", "ip", "card", "email"] as const) {
       add(`referrerShares.${kind}`, kind, {
         since: ago(400 * DAY),
         measure: "count",
         user: referrer,
+        legacyUser: legacyReferrer,
       });
     }
   }

@@ -33,6 +33,8 @@ export function screeningInputs(
   policy: Policy,
   base: Features,
   at: Date,
+  /** The account's digest key (identities.ts). */
+  key: string,
   /** What warden.js collected, filling what the backend did not send. */
   collected: CollectedSignals | null = null,
 ): ScreeningInputs {
@@ -42,12 +44,16 @@ export function screeningInputs(
   const domain = emailDomain(subject.email);
   const ip = subject.ip;
   const keys = ip ? safely("ip_network", () => ipKeysOf(ip), null, unavailable) : null;
-  const ids = identitiesOf(subject, {
-    normalizedEmail: features.normalizedEmail ?? null,
-    ipKey: keys?.ip ?? null,
-    subnetKey: keys?.subnet ?? null,
-    disposable: domain !== null && features.disposableDomains.has(domain),
-  });
+  const ids = identitiesOf(
+    subject,
+    {
+      normalizedEmail: features.normalizedEmail ?? null,
+      ipKey: keys?.ip ?? null,
+      subnetKey: keys?.subnet ?? null,
+      disposable: domain !== null && features.disposableDomains.has(domain),
+    },
+    key,
+  );
   const farming = policy.settings.rule_farming;
   const history: HistoryQuery | null =
     policy.enabled.rule_farming &&
@@ -64,7 +70,7 @@ export function screeningInputs(
     subject,
     features,
     ids,
-    probes: probesFor(subject, ids, policy, at),
+    probes: probesFor(subject, ids, policy, at, key),
     history,
     unavailable,
   };

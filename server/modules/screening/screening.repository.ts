@@ -39,39 +39,49 @@ export type StoredScreening = {
 
 export type HistoryQuery = { email: string | null; card: string | null; since: number };
 
-/** SQL and parameters that answer each probe as one column, p0, p1, ... */
+/**
+ * SQL and parameters that answer each probe as one column, p0, p1, ... Rows stored before
+ * keyed digests (`"keyed"` false) are found by the probe's legacy digest beside its keyed one
+ * (an IN keeps the index), and where a count compares digests across rows (distinct users or
+ * cards, the event's own left out) a legacy one is turned into its keyed form first, with the
+ * account's key (identities.ts), so one person is never counted twice.
+ */
 export function probeQuery(
   accountId: string,
   probes: readonly Probe[],
   history: HistoryQuery | null,
+  key: string,
 ) {
   const params: unknown[] = [accountId];
   const p = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
   };
+  let keyParam: string | null = null;
+  const keyed = (column: string) => {
+    keyParam ??= p(key);
+    return `CASE WHEN "keyed" THEN ${column} ELSE left(encode(sha256(convert_to(${keyParam} || ':' || ${column}, 'UTF8')), 'hex'), 32) END`;
+  };
+  const either = (column: string, value: string, legacy: string | undefined) =>
+    legacy ? `${column} IN (${p(value)}, ${p(legacy)})` : `${column} = ${p(value)}`;
   const conditions: string[] = [];
   const columns = probes.map((probe, i) => {
     const parts = [
       `"kind" = ${p(probe.kind)}`,
-      `"value" = ${p(probe.value)}`,
+      either('"value"', probe.value, probe.legacy),
       `"at" >= ${p(probe.since)}`,
     ];
     if (probe.types) parts.push(`"type" = ANY(${p(probe.types)}::text[])`);
     if (probe.notBlocked) parts.push(`NOT "blocked"`);
-    if (probe.promo) parts.push(`"promo" = ${p(probe.promo)}`);
-    if (probe.user) parts.push(`"userId" = ${p(probe.user)}`);
+    if (probe.promo) parts.push(either('"promo"', probe.promo, probe.legacyPromo));
+    if (probe.user) parts.push(either('"userId"', probe.user, probe.legacyUser));
     const where = parts.join(" AND ");
     conditions.push(`(${where})`);
-    const except = probe.except
-      ? ` AND ${probe.measure === "distinctCard" ? '"card"' : '"subject"'} <> ${p(probe.except)}`
-      : "";
-    const aggregate =
-      probe.measure === "count"
-        ? "count(*)"
-        : probe.measure === "distinctSubject"
-          ? 'count(DISTINCT "subject")'
-          : 'count(DISTINCT "card")';
+    // Only where digests are compared across rows: an unused key parameter has no type.
+    const compared = () =>
+      probe.measure === "distinctCard" ? keyed('"card"') : keyed('"subject"');
+    const except = probe.except ? ` AND ${compared()} <> ${p(probe.except)}` : "";
+    const aggregate = probe.measure === "count" ? "count(*)" : `count(DISTINCT ${compared()})`;
     return `${aggregate} FILTER (WHERE ${where}${except})::int AS p${i}`;
   });
   if (history) {
@@ -119,9 +129,11 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
       accountId: string,
       probes: readonly Probe[],
       history: HistoryQuery | null,
+      /** The account's digest key, to compare rows stored before keyed digests. */
+      key: string,
       query: SqlQuery = sql.query,
     ): Promise<{ answers: number[]; history: StripeHistory | null }> {
-      const built = probeQuery(accountId, probes, history);
+      const built = probeQuery(accountId, probes, history, key);
       if (!built) return { answers: [], history: null };
       const [row] = await query<Record<string, number>>(built.sql, built.params);
       return {
@@ -164,7 +176,7 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
       const rows = ids.map(([kind, value]) => {
         params.push(kind, value);
         const k = params.length - 1;
-        return `($2, $1, $${k}, $${k + 1}, $4, $3, $18, $19, $20, $21, $22)`;
+        return `($2, $1, $${k}, $${k + 1}, $4, $3, $18, $19, $20, $21, $22, true)`;
       });
       const insertScreening = `INSERT INTO "Screening" ("id", "accountId", "createdAt", "type", "userId", "email", "ip", "country", "decision", "score", "rules", "reasons", "monitored", "input", "collectIp", "signals", "unavailable")
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text[], $12::jsonb, $13::jsonb, $14::jsonb, $15, $16::jsonb, $17::jsonb)`;
@@ -172,7 +184,7 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
         rows.length === 0
           ? insertScreening
           : `WITH s AS (${insertScreening})
-             INSERT INTO "ScreeningIdentity" ("accountId", "screeningId", "kind", "value", "type", "at", "subject", "userId", "card", "promo", "blocked")
+             INSERT INTO "ScreeningIdentity" ("accountId", "screeningId", "kind", "value", "type", "at", "subject", "userId", "card", "promo", "blocked", "keyed")
              VALUES ${rows.join(", ")}`;
       // Without identity rows the statement uses only the screening's own parameters.
       await query(text, rows.length === 0 ? params.slice(0, 17) : params);

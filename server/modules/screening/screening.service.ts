@@ -21,11 +21,13 @@ type Deps = {
   now: () => Date;
   /** Takes a browser collector token's signals, once (collector.service.ts). */
   signals: { consume(accountId: string, token: string): Promise<Consumed> };
+  /** The account's key for identity digests (identities.ts createDigestKeys). */
+  digestKeyOf: (accountId: string) => string;
   /** Told each decision and how long it took (the metrics). */
   observe?: (decision: string, seconds: number) => void;
 };
 
-export function createScreeningService({ repo, policy, now, signals, observe }: Deps) {
+export function createScreeningService({ repo, policy, now, signals, digestKeyOf, observe }: Deps) {
   return {
     async screen(accountId: string, event: ScreenEvent): Promise<ScreenResult> {
       const started = performance.now();
@@ -33,15 +35,17 @@ export function createScreeningService({ repo, policy, now, signals, observe }: 
       const loaded = await policy.load(accountId);
       // Fail-open: a bad token leaves the event as the backend sent it (the answer says why).
       const collected = event.signals ? await signals.consume(accountId, event.signals) : null;
+      const key = digestKeyOf(accountId);
       const { subject, features, ids, probes, history, unavailable } = screeningInputs(
         event,
         loaded,
         policy.features(),
         at,
+        key,
         collected?.signals ?? null,
       );
       const judgeAndStore = async (db?: Parameters<typeof repo.store>[1]) => {
-        const counted = await repo.countIdentities(accountId, probes, history, db);
+        const counted = await repo.countIdentities(accountId, probes, history, key, db);
         const evaluation = evaluate(subject, loaded, {
           ...features,
           counts: countsOf(probes, counted.answers),

@@ -39,7 +39,11 @@ describe.each(DB_KINDS)("unavailable features (%s)", (kind) => {
         input: { type: "signup", email },
         unavailable,
         blocked: false,
-        identities: { values: { email: "e".repeat(32), ip: "i".repeat(32) }, subject: null },
+        identities: {
+          values: { email: "e".repeat(32), ip: "i".repeat(32) },
+          legacy: {},
+          subject: null,
+        },
       });
     await stored([{ feature: "geo", reason: "the IP table could not be read" }], "a@example.com");
     await stored([], "b@example.com");

@@ -1,7 +1,14 @@
 /** The replay's counters answer each probe as the live counting query does (a table of cases). */
 import { describe, expect, it } from "vitest";
-import type { Probe } from "../screening/probes.ts";
-import { type CounterRow, createReplayCounters } from "./replay-counters.ts";
+import { effectiveRules } from "../../../shared/catalog/effective-rules.ts";
+import { DEFAULT_BLOCKLIST } from "../../../shared/schemas/blocklist.ts";
+import { DEFAULT_RULES, RULE_KEYS } from "../../../shared/schemas/rules.ts";
+import { SCREEN_TYPES } from "../../../shared/schemas/screening.ts";
+import { DEFAULT_TEMPLATES } from "../../../shared/schemas/templates.ts";
+import type { EventSubject, Policy } from "../../engine/types.ts";
+import { IDENTITY_KINDS, type Identities } from "../screening/identities.ts";
+import { type Probe, probesFor } from "../screening/probes.ts";
+import { type CounterRow, createReplayCounters, lookback } from "./replay-counters.ts";
 
 const T = 1_800_000_000_000;
 const HOUR = 3_600_000;
@@ -98,5 +105,44 @@ describe("replay counters", () => {
     expect(counters.answer(probe({ since: new Date(T - 5 * HOUR) }))).toBe(1);
     expect(counters.wants("device")).toBe(false);
     expect(counters.size()).toBe(1);
+  });
+});
+
+describe("lookback", () => {
+  // Every identity, every event type, each rule alone: what the live screening asks for, the
+  // replay must keep, at least as far back (else a backtest cannot reproduce live decisions).
+  const ids: Identities = {
+    values: Object.fromEntries(IDENTITY_KINDS.map((kind) => [kind, `${kind}-1`])),
+    legacy: {},
+    subject: "user-1",
+  };
+  const now = new Date(T);
+  it.each(RULE_KEYS.filter((key) => key.startsWith("rule_")))("keeps what %s probes", (rule) => {
+    const { enabled, settings } = effectiveRules(
+      { ...DEFAULT_RULES, [rule]: true },
+      DEFAULT_TEMPLATES,
+      {},
+    );
+    const policy: Policy = {
+      rules: { ...DEFAULT_RULES, [rule]: true },
+      templates: DEFAULT_TEMPLATES,
+      blocklist: DEFAULT_BLOCKLIST,
+      enabled,
+      settings,
+    } as Policy;
+    const keep = lookback(policy);
+    for (const type of SCREEN_TYPES) {
+      const subject = {
+        kind: "event",
+        type,
+        referrerUserId: "referrer-1",
+        cardFingerprint: "card-1",
+      } as EventSubject;
+      for (const asked of probesFor(subject, ids, policy, now, "k")) {
+        expect(keep[asked.kind] ?? 0, `${rule} ${type} ${asked.name}`).toBeGreaterThanOrEqual(
+          T - asked.since.getTime(),
+        );
+      }
+    }
   });
 });

@@ -43,7 +43,7 @@ export function lookback(policy: Policy): Partial<Record<IdentityKind, number>> 
   if (on.rule_farming && s.rule_farming.accounts) {
     need(["device", "card"], s.rule_farming.window_days * DAY);
   }
-  if (on.rule_signup_velocity) need(["ip", "subnet"], HOUR);
+  if (on.rule_signup_velocity) need(["ip", "subnet", "device"], HOUR);
   if (on.rule_promo_velocity) {
     need(["promo"], 10 * MINUTE);
     need(["ip", "device"], HOUR);

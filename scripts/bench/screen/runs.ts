@@ -1,0 +1,99 @@
+/** bench:screen's runs: the bare route, and Warden on one database (set up, filled, loaded). */
+import { copyFile } from "node:fs/promises";
+import { join } from "node:path";
+import { stop, tail } from "../../lib/bench-process.ts";
+import { startBare } from "../bare.ts";
+import { sampleWaits, serverProblems } from "../server-log.ts";
+import { type DatabaseKind, launchWarden, type WardenProcess } from "../warden.ts";
+import { fill } from "./fill.ts";
+import { loads } from "./loads.ts";
+import { setUpMerchant } from "./merchant.ts";
+import { options } from "./options.ts";
+import { makePopulation } from "./traffic/population.ts";
+import { screenStream } from "./traffic/stream.ts";
+
+/** The bare route given the same three loads and bodies. */
+export async function benchBare(workDir: string) {
+  const { url, child } = await startBare(workDir);
+  const stream = screenStream(makePopulation(), 99, "bare");
+  try {
+    return await loads(
+      "bare route",
+      url,
+      { "content-type": "application/json" },
+      stream.next,
+      child.pid,
+    );
+  } finally {
+    await stop(child);
+  }
+}
+
+export type WardenRun = Awaited<ReturnType<typeof measure>>;
+
+/** Warden on one database; its server log is kept in resultsDir if anything went wrong. */
+export async function benchWarden(
+  kind: DatabaseKind,
+  workDir: string,
+  resultsDir: string,
+  stamp: string,
+): Promise<WardenRun> {
+  const warden = await launchWarden(kind, workDir, {
+    adminUrl: options.pgAdminUrl,
+    databasePrefix: "warden_bench_screen",
+    env: { SCREEN_RATE_LIMIT: "10000000" },
+  });
+  const savedLog = join(resultsDir, `screen-${stamp}-${kind}-server.log`);
+  try {
+    await warden.ready();
+    return await measure(warden, savedLog);
+  } catch (error) {
+    await copyFile(warden.logFile, savedLog).catch(() => {});
+    (error as Error).message +=
+      `\n--- the ${warden.label} server's log (${savedLog}), last lines:\n${tail(warden.logFile, 25)}`;
+    throw error;
+  } finally {
+    await warden.close();
+  }
+}
+
+async function measure(warden: WardenProcess, savedLog: string) {
+  const { kind, label, base, logFile } = warden;
+  const key = await setUpMerchant(base, warden.dataDir);
+  const url = `${base}/api/v1/screen`;
+  const headers = { "content-type": "application/json", authorization: `Bearer ${key}` };
+  const population = makePopulation();
+  console.error(
+    `${label}: merchant set up (15 rules, 2 templates, an API key); population ` +
+      `${population.size.people} people, ${population.size.devices} devices, ` +
+      `${population.size.ips} addresses, ${population.size.cards} cards`,
+  );
+  const stream = screenStream(population, 7, kind);
+  const filled = await fill(label, url, headers, stream.next, options.fill);
+  const sampler = warden.databaseUrl ? sampleWaits(warden.databaseUrl) : null;
+  const measured = await loads(label, url, headers, stream.next, warden.child.pid);
+  const waits = sampler ? await sampler.stop() : null;
+  if (waits)
+    console.error(
+      `${label}: what the server's PostgreSQL sessions were doing (samples): ${JSON.stringify(waits)}`,
+    );
+  const problems = serverProblems(logFile);
+  const errors =
+    filled.count -
+    (filled.statuses[200] ?? 0) +
+    [measured.max, measured.rate].reduce((n, r) => n + r.non2xx + r.errors, 0) +
+    measured.paced.non2xx +
+    measured.paced.errors;
+  const keepLog = errors > 0 || problems.length > 0;
+  if (keepLog) await copyFile(logFile, savedLog);
+  return {
+    database: kind,
+    postgresSessionSamples: waits,
+    fill: filled,
+    ...measured,
+    errors,
+    serverProblems: problems,
+    serverLog: keepLog ? savedLog : null,
+    mix: stream.counts,
+  };
+}

@@ -21,9 +21,9 @@ import pg from "pg";
 import { type Database, openDatabase } from "../server/db/database.ts";
 import { dashboardCases, measure } from "./bench/dashboard/cases.ts";
 import { fill } from "./bench/dashboard/fill.ts";
+import { benchDashboardHttp } from "./bench/dashboard/http.ts";
 import { args, DBS, OTHER_ROWS, ROWS, RUNS } from "./bench/dashboard/options.ts";
 import { contractRows, reportHttp, reportService } from "./bench/dashboard/report.ts";
-import { benchDashboardHttp } from "./bench/dashboard-http.ts";
 
 async function bench(kind: string, db: Database) {
   console.error(

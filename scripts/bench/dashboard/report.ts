@@ -2,8 +2,9 @@
  * bench:dashboard's tables, and the rows of the bench output contract it gathers over every
  * database benched (`--json`).
  */
-import type { HttpFigures } from "../dashboard-http.ts";
+
 import type { Measured } from "./cases.ts";
+import type { HttpFigures } from "./http.ts";
 import { CHUNK, OTHER_ROWS, ROWS, RUNS } from "./options.ts";
 
 /** The contract's rows, gathered over every database benched. */

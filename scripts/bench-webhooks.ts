@@ -15,7 +15,7 @@
  * is sent) from --connections connections, each sent as soon as the connection's previous
  * answer came back, and VmRSS again. The traffic: charges that
  * succeed, some updated, refunded, disputed, an early fraud warning now and then, a few risky
- * enough for the rules to refund (scripts/lib/webhook-traffic.ts).
+ * enough for the rules to refund (scripts/bench/webhooks/traffic.ts).
  *
  * The server's /metrics (METRICS_TOKEN set for the run) say how many events shared each ingest
  * statement during the measured part.

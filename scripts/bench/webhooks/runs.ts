@@ -1,12 +1,12 @@
 /** bench:webhooks' runs: the bare route, and Warden on one database (set up, loaded, checked). */
 import { call, signUpMerchant, stop, tail } from "../../lib/bench-process.ts";
-import { webhookStream } from "../../lib/webhook-traffic.ts";
 import { startBare } from "../bare.ts";
 import { memoryMb } from "../machine.ts";
 import { type DatabaseKind, launchWarden, turnAllRulesOn, type WardenProcess } from "../warden.ts";
 import { load } from "./load.ts";
 import { batchSizes, perStatement } from "./metrics.ts";
 import { METRICS_TOKEN, options, PASSWORD, SECRET_KEY, SIGNING_SECRET } from "./options.ts";
+import { webhookStream } from "./traffic.ts";
 import { readStored, storedProblems } from "./verify.ts";
 
 /** The server process's resident memory in MB. */

@@ -8,13 +8,8 @@
  * show it (every event stored and applied, none moved a charge backwards).
  */
 import Stripe from "stripe";
-import {
-  buildCharge,
-  buildDispute,
-  buildEarlyFraudWarning,
-  buildEvent,
-} from "../../server/modules/demo/stripe-objects.ts";
-import { seededRandom } from "./seeded-random.ts";
+import { seededRandom } from "../../lib/seeded-random.ts";
+import { type ChargeOptions, chargeSucceeded } from "./traffic-charge.ts";
 
 const signer = new Stripe("sk_bench_signing_only", { telemetry: false });
 
@@ -30,12 +25,13 @@ export function webhookStream(secret: string, prefix: string, seed = 1) {
   let sent = 0;
   let charges = 0;
 
+  /** A new charge's succeeded event; its later events wait in `pending`. */
   function newCharge(): { chargeId: string; event: Stripe.Event } {
     const i = charges++;
     const id = `ch_${prefix}${i.toString(36).padStart(8, "0")}`;
     const created = base + i;
     const risky = random() < 0.03;
-    const options = {
+    const options: ChargeOptions = {
       id,
       created,
       amount: 500 + Math.floor(random() * 20_000),
@@ -44,43 +40,9 @@ export function webhookStream(secret: string, prefix: string, seed = 1) {
       email: `buyer${Math.floor(random() * 20_000)}@example.com`,
       last4: String(1000 + Math.floor(random() * 9000)),
     };
-    const charge = buildCharge(options);
-    let at = created;
-    const after = (gap: number, make: (created: number) => Stripe.Event) => {
-      at += gap;
-      const when = at;
-      pending.push({
-        due: sent + 20 + Math.floor(random() * 200),
-        chargeId: id,
-        event: () => make(when),
-      });
-    };
-    if (random() < 0.3) {
-      after(5, (t) =>
-        buildEvent("charge.updated", buildCharge({ ...options, name: "Jane Q. Doe" }), {
-          created: t,
-          previous: { billing_details: { name: "Jane Doe" } },
-        }),
-      );
-    }
-    if (random() < 0.02) {
-      after(3600, (t) =>
-        buildEvent("radar.early_fraud_warning.created", buildEarlyFraudWarning(charge), {
-          created: t,
-        }),
-      );
-    }
-    if (random() < 0.1) {
-      after(600, (t) =>
-        buildEvent("charge.refunded", buildCharge({ ...options, refunded: true }), { created: t }),
-      );
-    }
-    if (random() < 0.01) {
-      after(86_400, (t) =>
-        buildEvent("charge.dispute.created", buildDispute(charge, t), { created: t }),
-      );
-    }
-    return { chargeId: id, event: buildEvent("charge.succeeded", charge, { created }) };
+    const later = (due: number, event: () => Stripe.Event) =>
+      pending.push({ due: sent + due, chargeId: id, event });
+    return { chargeId: id, event: chargeSucceeded(random, options, later) };
   }
 
   /** The next event's body. */

@@ -75,10 +75,11 @@ describe("collector and monitor mode in the console", () => {
           .first()
           .waitFor();
       }
-      await docs.locator(".opblock-summary-path").filter({ hasText: "/api/v1/collect" }).click();
+      // By the exact path: /api/v1/screen is also the start of /api/v1/screenings/{id}.
+      await docs.locator('.opblock-summary-path[data-path="/api/v1/collect"]').click();
       await docs.getByText("time_to_submit_ms").first().waitFor();
       await docs.getByText("publishable key").first().waitFor();
-      await docs.locator(".opblock-summary-path").filter({ hasText: "/api/v1/screen" }).click();
+      await docs.locator('.opblock-summary-path[data-path="/api/v1/screen"]').click();
       await docs.getByText("jane.doe@example.com").first().waitFor();
       await docs.close();
     },

@@ -16,14 +16,28 @@ export async function startWebhookReceiver() {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
+  const events = () =>
+    received.map(
+      (r) =>
+        JSON.parse(r.body) as {
+          id: string;
+          type: string;
+          created: number;
+          data: Record<string, unknown>;
+        },
+    );
   return {
     url: `http://127.0.0.1:${port}/hooks/warden`,
     received,
-    /** Events received so far, parsed, in order. */
-    events: () =>
-      received.map(
-        (r) => JSON.parse(r.body) as { id: string; type: string; data: Record<string, unknown> },
-      ),
+    /** Events received so far, parsed, in the order they arrived. */
+    events,
+    /**
+     * The types received so far, sorted: deliveries are concurrent and at-least-once, so
+     * (as with Stripe's) arrival order is not promised and a test must not depend on it.
+     */
+    types: () => events().map((e) => e.type).sort(),
+    /** The one event of this type received so far. */
+    ofType: (type: string) => events().find((e) => e.type === type),
     answer(code: number) {
       status = code;
     },

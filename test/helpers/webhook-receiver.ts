@@ -35,7 +35,10 @@ export async function startWebhookReceiver() {
      * The types received so far, sorted: deliveries are concurrent and at-least-once, so
      * (as with Stripe's) arrival order is not promised and a test must not depend on it.
      */
-    types: () => events().map((e) => e.type).sort(),
+    types: () =>
+      events()
+        .map((e) => e.type)
+        .sort(),
     /** The one event of this type received so far. */
     ofType: (type: string) => events().find((e) => e.type === type),
     answer(code: number) {

@@ -125,6 +125,7 @@ export async function buildApp(
     },
     collectPerIpPerMinute: config.collectRateLimit,
     webhooksAllowPrivate: config.webhooksAllowPrivate,
+    webhookDeliveryRetentionDays: config.webhookDeliveryRetentionDays,
     collectTokensPerKey: config.collectTokensPerKey,
     log: app.log,
     now: options.now ?? (() => new Date()),

@@ -83,6 +83,12 @@ const ZEnv = z.object({
     .min(1, "must be from 1 to 3650 days")
     .max(3650, "must be from 1 to 3650 days")
     .default(90),
+  WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce
+    .number({ message: "must be a number of days" })
+    .int("must be a whole number of days")
+    .min(1, "must be from 1 to 3650 days")
+    .max(3650, "must be from 1 to 3650 days")
+    .default(30),
   METRICS_TOKEN: z
     .string()
     .trim()
@@ -142,6 +148,8 @@ export type Config = {
   stripeApiBase?: string;
   /** Days a screening is kept (its counting rows, hashed, are kept for the longest window). */
   screeningRetentionDays: number;
+  /** Days a delivered or failed decision webhook delivery is kept for the console's log. */
+  webhookDeliveryRetentionDays: number;
   /** Bearer token for GET /metrics; unset: no metrics route. */
   metricsToken?: string;
   /** Screening requests per API key per minute, per instance; past it, 429. */
@@ -191,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: e.ENCRYPTION_KEY ?? undefined,
     stripeApiBase: e.STRIPE_API_BASE,
     screeningRetentionDays: e.SCREENING_RETENTION_DAYS,
+    webhookDeliveryRetentionDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS,
     screenRateLimit: e.SCREEN_RATE_LIMIT,
     collectRateLimit: e.COLLECT_RATE_LIMIT,
     collectTokensPerKey: e.COLLECT_TOKENS_PER_KEY,

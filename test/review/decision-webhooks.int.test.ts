@@ -225,6 +225,60 @@ describe.each(DB_KINDS)("decision webhooks (%s)", (kind) => {
     }
   });
 
+  it("purges delivered and given-up deliveries past their retention, never pending ones", async () => {
+    const merchant = await signedInMerchant(t, `purge-hooks-${kind}@example.com`);
+    const backend = await backendOf(t, merchant);
+    await turnOn(merchant, "rule_scraping");
+    const hook = await startWebhookReceiver();
+    const DAY = 86_400_000;
+    /** This merchant's deliveries, by the user of the screening each reports. */
+    const mine = async () =>
+      new Map(
+        (await t.prisma.webhookDelivery.findMany({ where: { accountId: merchant.accountId } })).map(
+          (d) => [JSON.parse(d.body).data.screening.user_id as string, d],
+        ),
+      );
+    try {
+      await merchant.browser.mutate("webhooks.createEndpoint", {
+        url: hook.url,
+        events: ["screening.review"],
+      });
+      const screen = async (user: string) => {
+        await backend.decide({ type: "request", user_agent: BOT, user_id: user });
+        await expect
+          .poll(async () => (await mine()).get(user)?.attempts, { timeout: 20_000 })
+          .toBe(1);
+        return (await mine()).get(user);
+      };
+      const delivered = await screen("p-delivered");
+      expect(delivered?.status).toBe("delivered");
+      // As the worker leaves a delivery it gave up on after its last attempt.
+      const failed = await screen("p-failed");
+      await t.prisma.webhookDelivery.update({
+        where: { id: failed?.id },
+        data: { status: "failed", deliveredAt: null },
+      });
+      hook.answer(500);
+      const pending = await screen("p-pending");
+      expect(pending?.status).toBe("pending");
+      const ids = async () => [...(await mine()).values()].map((d) => d.id).sort();
+
+      t.clock.advance(29 * DAY);
+      try {
+        await t.app.services.housekeeping.purgeExpired();
+        expect(await ids()).toEqual([delivered?.id, failed?.id, pending?.id].sort());
+        t.clock.advance(2 * DAY);
+        const removed = await t.app.services.housekeeping.purgeExpired();
+        expect(removed.webhookDeliveries).toBeGreaterThanOrEqual(2);
+        expect(await ids()).toEqual([pending?.id]);
+      } finally {
+        t.clock.advance(-31 * DAY);
+      }
+    } finally {
+      await hook.close();
+    }
+  });
+
   it("refuses bad endpoints with 400 naming the field", async () => {
     const merchant = await signedInMerchant(t, `bad-hooks-${kind}@example.com`);
     for (const [input, field] of [

@@ -2,22 +2,29 @@
  * Housekeeping: expired sessions and tokens, stale rate-limit counters, screenings past
  * retention, and the screenings' counting rows past the longest window a rule looks back
  * (400 days; request events, counted over one minute, after a day), and the browser
- * collector's signal tokens a day after they expired.
+ * collector's signal tokens a day after they expired, and decision webhook deliveries that
+ * were delivered or given up on, past their retention (the console's log keeps the rest).
  */
 import type { AuthService } from "../auth/auth.service.ts";
 import type { CollectorService } from "../collector/collector.service.ts";
 import type { ScreeningRepository } from "../screening/screening.repository.ts";
 import type { ThrottleService } from "../throttle/throttle.service.ts";
+import type { WebhooksService } from "../webhooks/webhooks.service.ts";
 
 const DAY_MS = 86_400_000;
 const LONGEST_WINDOW_DAYS = 400;
+/** The default of WEBHOOK_DELIVERY_RETENTION_DAYS. */
+const WEBHOOK_RETENTION_DAYS = 30;
 
 export function createHousekeepingService(deps: {
   auth: Pick<AuthService, "purgeExpired">;
   throttle: Pick<ThrottleService, "purgeStale">;
   screenings: Pick<ScreeningRepository, "purge">;
   signalTokens?: Pick<CollectorService, "purgeExpired">;
+  webhooks?: Pick<WebhooksService, "purgeSettled">;
   retentionDays: number;
+  /** Days a delivered or failed webhook delivery is kept. */
+  webhookRetentionDays?: number;
   now: () => Date;
 }) {
   return {
@@ -30,12 +37,17 @@ export function createHousekeepingService(deps: {
         requests: new Date(at - DAY_MS),
       });
       const signalTokens = (await deps.signalTokens?.purgeExpired(new Date(at - DAY_MS))) ?? 0;
+      const webhookDeliveries =
+        (await deps.webhooks?.purgeSettled(
+          new Date(at - (deps.webhookRetentionDays ?? WEBHOOK_RETENTION_DAYS) * DAY_MS),
+        )) ?? 0;
       return {
         sessions,
         tokens,
         rateLimits: await deps.throttle.purgeStale(),
         ...screenings,
         signalTokens,
+        webhookDeliveries,
       };
     },
   };

@@ -117,6 +117,21 @@ export function createWebhooksRepository(prisma: PrismaClient) {
       });
     },
 
+    /**
+     * Deletes deliveries that are over (delivered, or given up on) and were stored and last
+     * tried before `before`; pending ones stay. The status and last try are the outbox's index.
+     */
+    async purgeSettled(before: Date): Promise<number> {
+      const { count } = await prisma.webhookDelivery.deleteMany({
+        where: {
+          status: { in: ["delivered", "failed"] },
+          nextAttemptAt: { lt: before },
+          createdAt: { lt: before },
+        },
+      });
+      return count;
+    },
+
     /** Due again now, whatever its state; the attempts so far stay in the log. */
     async resend(accountId: string, id: string, now: Date): Promise<boolean> {
       const { count } = await prisma.webhookDelivery.updateMany({

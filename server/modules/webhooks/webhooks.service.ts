@@ -182,6 +182,9 @@ export function createWebhooksService({
       worker.kick();
     },
 
+    /** Deletes delivered and failed deliveries stored before `before` (housekeeping). */
+    purgeSettled: (before: Date) => repo.purgeSettled(before),
+
     /** Sends everything due now; resolves when done (tests, shutdown). */
     flush: worker.runSoon,
     start: worker.start,

@@ -14,6 +14,7 @@ import { writeFile } from "node:fs/promises";
 import { type Database, openDatabase } from "../server/db/database.ts";
 import { createLabelsRepository } from "../server/modules/labels/labels.repository.ts";
 import { createLabelsService } from "../server/modules/labels/labels.service.ts";
+import { createChargeReviewRepository } from "../server/modules/review/charge-review.repository.ts";
 import { createReviewRepository } from "../server/modules/review/review.repository.ts";
 import { createReviewService } from "../server/modules/review/review.service.ts";
 import type { BenchResult } from "./bench/report.ts";
@@ -112,6 +113,7 @@ async function main() {
     const labels = createLabelsService({ repo: createLabelsRepository(db.prisma), now });
     const review = createReviewService({
       repo: createReviewRepository(db.prisma),
+      charges: createChargeReviewRepository(db.prisma),
       labels,
       now,
       // The bench's rows are stored unkeyed (as before keyed digests): any key finds them.

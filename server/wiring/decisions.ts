@@ -4,6 +4,7 @@
  */
 import { createLabelsRepository } from "../modules/labels/labels.repository.ts";
 import { createLabelsService } from "../modules/labels/labels.service.ts";
+import { createChargeReviewRepository } from "../modules/review/charge-review.repository.ts";
 import { createReviewRepository } from "../modules/review/review.repository.ts";
 import { createReviewService } from "../modules/review/review.service.ts";
 import { createDigestKeys } from "../modules/screening/identities.ts";
@@ -35,6 +36,7 @@ export function wireDecisions(
   });
   const review = createReviewService({
     repo: createReviewRepository(prisma),
+    charges: createChargeReviewRepository(prisma),
     labels,
     now,
     digestKeyOf: createDigestKeys(encryptor.derive("identity-digests")),

@@ -1,6 +1,7 @@
 /**
- * The review queue: every screening Warden answered `review` stays open until a person (or
- * the merchant's backend) approves or denies it. Oldest first, keyset-paged.
+ * The review queue: every screening Warden answered `review`, and every charge the
+ * merchant's rules answered `review`, stays open until a person (or the merchant's backend)
+ * approves or denies it. Oldest first, keyset-paged.
  */
 import { z } from "zod";
 import { ZLabelView, ZNote } from "./labels.ts";
@@ -15,8 +16,13 @@ export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 export const SHARED_KINDS = ["device", "card", "email", "ip"] as const;
 export type SharedKind = (typeof SHARED_KINDS)[number];
 
+/** What a queued item is: a screened event, or a Stripe charge. */
+export const REVIEW_KINDS = ["screening", "charge"] as const;
+export type ReviewKind = (typeof REVIEW_KINDS)[number];
+
 export const ZReviewFilters = z.strictObject({
   rule: z.enum(RULE_KEYS).optional(),
+  /** A screening's type (signup, login, …); charges have none, so it lists screenings only. */
   type: z.enum(SCREEN_TYPES).optional(),
   /** Only items at least this many hours old. */
   older_than_hours: z
@@ -44,15 +50,23 @@ export const ZShared = z.object({
   fraud: z.number().int(),
 });
 
+/** A queued charge's amount, in major units, as the dashboard shows it. */
+export const ZReviewCharge = z.object({ amount: z.number(), currency: z.string() });
+
 export const ZReviewItem = z.object({
+  /** The screening's id, or the Stripe charge id (ch_…). */
   id: z.string(),
-  kind: z.literal("screening"),
+  kind: z.enum(REVIEW_KINDS),
   created_at: z.string(),
-  type: z.enum(SCREEN_TYPES),
+  /** A screening's type; null for a charge. */
+  type: z.enum(SCREEN_TYPES).nullable(),
   user_id: z.string().nullable(),
   email: z.string().nullable(),
   ip: z.string().nullable(),
-  score: z.number(),
+  /** A screening's score, or the charge's Radar risk score (null when Stripe gave none). */
+  score: z.number().nullable(),
+  /** A charge's amount; null for a screening. */
+  charge: ZReviewCharge.nullable(),
   reasons: z.array(ZReason),
   shared: z.array(ZShared),
   label: ZLabelView.nullable(),
@@ -76,7 +90,14 @@ export const ZReviewDecisionInput = z.strictObject({
 });
 export type ReviewDecisionInput = z.input<typeof ZReviewDecisionInput>;
 
-export const ZReviewSettleInput = ZReviewDecisionInput.extend({ id: z.string().max(100) });
+/** POST /api/v1/screenings/{id}/decision: a screening's id and the decision. */
+export const ZScreeningSettleInput = ZReviewDecisionInput.extend({ id: z.string().max(100) });
+
+/** The console settles a screening or a charge. */
+export const ZReviewSettleInput = ZScreeningSettleInput.extend({
+  /** What `id` names: a screening (the default) or a Stripe charge. */
+  kind: z.enum(REVIEW_KINDS).default("screening"),
+});
 
 export const ZReviewBulkInput = z.strictObject({
   filters: ZReviewFilters,
@@ -108,3 +129,14 @@ export const ZScreeningDetail = z.object({
   labels: z.array(ZLabelView),
 });
 export type ScreeningDetail = z.infer<typeof ZScreeningDetail>;
+
+/** A charge's review after it was settled in the queue (review.settle with kind charge). */
+export const ZChargeReviewDetail = z.object({
+  kind: z.literal("charge"),
+  id: z.string(),
+  email: z.string().nullable(),
+  reasons: z.array(ZReason),
+  review: ZReviewState,
+  labels: z.array(ZLabelView),
+});
+export type ChargeReviewDetail = z.infer<typeof ZChargeReviewDetail>;

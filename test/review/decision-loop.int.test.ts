@@ -6,7 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabelView } from "../../shared/schemas/labels.ts";
-import type { ReviewItem, ScreeningDetail } from "../../shared/schemas/review.ts";
+import type {
+  ChargeReviewDetail,
+  ReviewItem,
+  ScreeningDetail,
+} from "../../shared/schemas/review.ts";
 import {
   buildCharge,
   buildDispute,
@@ -162,6 +166,132 @@ describe.each(DB_KINDS)("decision loop (%s)", (kind) => {
       reviewedBy: merchant.email,
       reviewNote: "bot sweep",
     });
+  });
+
+  it("queues a charge the rules answer review beside screenings, and settles it like one", async () => {
+    const { merchant, backend } = await reviewingMerchant("charges");
+    const stripe = await connectStripe(merchant);
+    await turnOn(merchant, "rule_high_risk");
+    const put = await merchant.api.json("/api/rule-settings", {
+      method: "PUT",
+      body: { rule_high_risk: { action: "review" } },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const send = async (event: Parameters<typeof deliver>[2]) =>
+      expect((await deliver(t, stripe.path, event, stripe.webhookSecret)).status).toBe(200);
+    const secs = () => Math.floor(clock.now().getTime() / 1000);
+
+    const risky = buildCharge({
+      riskScore: 82,
+      riskLevel: "elevated",
+      email: "buyer@example.com",
+      amount: 12_500,
+      currency: "eur",
+      created: secs() - 120,
+    });
+    await send(buildEvent("charge.succeeded", risky));
+    const screening = await review(backend, { user_id: "u-charge" });
+    const later = buildCharge({ riskScore: 90, email: "late@example.com", created: secs() });
+    await send(buildEvent("charge.succeeded", later));
+    const calm = buildCharge({ riskScore: 10, email: "calm@example.com", created: secs() });
+    await send(buildEvent("charge.succeeded", calm));
+    // Reviewed, so nothing refunded.
+    expect(await t.prisma.stripeAction.count({ where: { accountId: merchant.accountId } })).toBe(0);
+
+    const order = [risky.id, screening, later.id];
+    const page = await queue(merchant);
+    expect(page.items.map((item) => item.id)).toEqual(order);
+    expect(page.items.map((item) => item.kind)).toEqual(["charge", "screening", "charge"]);
+    expect(page.items[0]).toMatchObject({
+      kind: "charge",
+      type: null,
+      email: "buyer@example.com",
+      score: 82,
+      charge: { amount: 125, currency: "eur" },
+      reasons: [
+        { rule: "rule_high_risk", action: "review", message: expect.stringContaining("82") },
+      ],
+      label: null,
+    });
+    // Pages of one cross from charges to screenings and back without losing or repeating one.
+    const paged: string[] = [];
+    for (let cursor: string | null = null, i = 0; i < 4; i++) {
+      const one: Page = await queue(merchant, { limit: 1, ...(cursor ? { cursor } : {}) });
+      paged.push(...one.items.map((item) => item.id));
+      cursor = one.nextCursor;
+      if (!cursor) break;
+    }
+    expect(paged).toEqual(order);
+    expect(await merchant.browser.query("review.count")).toMatchObject({ data: { open: 3 } });
+    // Charges have no screening type; the rule filter reads a charge's reasons.
+    expect((await queue(merchant, { type: "request" })).items.map((i) => i.id)).toEqual([
+      screening,
+    ]);
+    expect((await queue(merchant, { rule: "rule_high_risk" })).items.map((i) => i.id)).toEqual([
+      risky.id,
+      later.id,
+    ]);
+
+    await merchant.browser.mutate("labels.add", {
+      subject_kind: "charge",
+      subject_id: risky.id,
+      label: "legitimate",
+    });
+    expect((await queue(merchant)).items[0]?.label).toMatchObject({ label: "legitimate" });
+    const settled = await merchant.browser.mutate<ChargeReviewDetail>("review.settle", {
+      id: risky.id,
+      kind: "charge",
+      decision: "approve",
+      note: "known buyer",
+    });
+    expect(settled).toMatchObject({
+      ok: true,
+      data: {
+        kind: "charge",
+        id: risky.id,
+        review: {
+          status: "approved",
+          by: merchant.email,
+          note: "known buyer",
+          at: clock.now().toISOString(),
+        },
+        labels: [{ label: "legitimate" }],
+      },
+    });
+    const again = await merchant.browser.mutate("review.settle", {
+      id: risky.id,
+      kind: "charge",
+      decision: "deny",
+    });
+    expect(again).toMatchObject({ ok: false, status: 409 });
+    expect(JSON.stringify(again)).toContain(`already approved by ${merchant.email}`);
+    // A later event about the charge does not reopen its review.
+    await send(buildEvent("charge.updated", risky, { created: secs() + 5 }));
+    expect((await queue(merchant)).items.map((i) => i.id)).toEqual([screening, later.id]);
+
+    const notReviewed = await merchant.browser.mutate("review.settle", {
+      id: calm.id,
+      kind: "charge",
+      decision: "deny",
+    });
+    expect(notReviewed).toMatchObject({ ok: false, status: 409 });
+    const other = await signedInMerchant(t, `charges-other-${kind}@example.com`);
+    expect(
+      await other.browser.mutate("review.settle", {
+        id: later.id,
+        kind: "charge",
+        decision: "deny",
+      }),
+    ).toMatchObject({ ok: false, status: 404 });
+
+    const bulk = await merchant.browser.mutate("review.bulk", { filters: {}, decision: "deny" });
+    expect(bulk).toMatchObject({ ok: true, data: { settled: 2 } });
+    expect((await queue(merchant)).items).toEqual([]);
+    expect(
+      await t.prisma.transaction.findUniqueOrThrow({
+        where: { accountId_chargeId: { accountId: merchant.accountId, chargeId: later.id } },
+      }),
+    ).toMatchObject({ reviewStatus: "denied", reviewedBy: merchant.email });
   });
 
   it("lets a backend read and settle a screening by API key, and only its own", async () => {

@@ -21,6 +21,9 @@ export type OpenRow = {
   signals: unknown;
 };
 
+/** Where a page starts: after a screening of the queue, or at a time (that time included). */
+export type ScreeningKeyset = { createdAt: Date; id: string } | { createdFrom: Date };
+
 /** One identity of a queued item, hashed as ScreeningIdentity stores it. */
 export type IdentityProbe = { screeningId: string; kind: string; value: string; at: Date };
 
@@ -38,11 +41,13 @@ export function createReviewRepository(prisma: PrismaClient) {
       accountId: string,
       filters: QueueFilters,
       limit: number,
-      after?: { createdAt: Date; id: string },
+      after?: ScreeningKeyset,
     ): Promise<OpenRow[]> {
-      const keyset = after
-        ? Prisma.sql`AND ("createdAt", "id") > (${after.createdAt}, ${after.id})`
-        : Prisma.empty;
+      const keyset = !after
+        ? Prisma.empty
+        : "id" in after
+          ? Prisma.sql`AND ("createdAt", "id") > (${after.createdAt}, ${after.id})`
+          : Prisma.sql`AND "createdAt" >= ${after.createdFrom}`;
       return prisma.$queryRaw<OpenRow[]>`
         SELECT "id", "createdAt", "type", "userId", "email", "ip", "score", "reasons", "input", "signals"
         FROM "Screening"

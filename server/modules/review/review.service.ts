@@ -1,14 +1,17 @@
 /**
- * The review queue's use cases: list open items oldest first (with the identities they share
- * with earlier events), count them for the console shell, settle one or a filtered set
- * (approve / deny, with who, when and a note), and read one screening with its review state
- * and labels (GET /api/v1/screenings/{id}).
+ * The review queue's use cases: list open items, screenings and charges, oldest first (with
+ * the identities they share with earlier events), count them for the console shell, settle
+ * one or a filtered set (approve / deny, with who, when and a note), and read one screening
+ * with its review state and labels (GET /api/v1/screenings/{id}).
  */
+import { toMajorUnits } from "../../../shared/currency.ts";
 import {
+  type ChargeReviewDetail,
   REVIEW_COUNT_CAP,
   type ReviewDecisionInput,
   type ReviewFilters,
   type ReviewItem,
+  type ReviewKind,
   type ReviewQueueInput,
   type ScreeningDetail,
   ZReviewDecisionInput,
@@ -18,7 +21,9 @@ import {
 import type { ScreeningRow } from "../../../shared/schemas/screening.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { LabelsService } from "../labels/labels.service.ts";
-import type { QueueFilters, ReviewRepository } from "./review.repository.ts";
+import type { ChargeReviewRepository, OpenCharge } from "./charge-review.repository.ts";
+import { decodeCursor, encodeCursor, keysetsAfter, mergeOldestFirst } from "./queue-order.ts";
+import type { OpenRow, QueueFilters, ReviewRepository } from "./review.repository.ts";
 import { sharedIdentities } from "./shared-identities.ts";
 
 const HOUR_MS = 3_600_000;
@@ -26,6 +31,7 @@ const HOUR_MS = 3_600_000;
 const BULK_BATCH = 1000;
 
 export type Settled = {
+  kind: ReviewKind;
   id: string;
   status: "approved" | "denied";
   userId: string | null;
@@ -34,6 +40,7 @@ export type Settled = {
 
 type Deps = {
   repo: ReviewRepository;
+  charges: ChargeReviewRepository;
   labels: LabelsService;
   now: () => Date;
   /** The account's key for identity digests (screening/identities.ts). */
@@ -48,25 +55,38 @@ type Deps = {
   ) => Promise<void>;
 };
 
-function encodeCursor(row: { createdAt: Date; id: string }): string {
-  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
-}
+/** A page's item before its shared identities and label are added. */
+type Entry = { kind: ReviewKind; at: number; id: string } & (
+  | { screening: OpenRow }
+  | { charge: OpenCharge }
+);
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [time, id] = Buffer.from(cursor, "base64url").toString().split("|");
-  const createdAt = new Date(time ?? "");
-  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
-    throw new AppError("BAD_REQUEST", "cursor: is not a cursor this server gave out", {
-      issues: [{ path: "cursor", message: "is not a cursor this server gave out" }],
-    });
-  }
-  return { createdAt, id };
-}
+const screeningEntry = (row: OpenRow): Entry => ({
+  kind: "screening",
+  at: row.createdAt.getTime(),
+  id: row.id,
+  screening: row,
+});
+const chargeEntry = (row: OpenCharge): Entry => ({
+  kind: "charge",
+  at: row.created * 1000,
+  id: row.id,
+  charge: row,
+});
+
+/** A charge's identities, shaped as a stored screening's for sharedIdentities(). */
+const chargeIdentity = (row: OpenCharge) => ({
+  email: row.email,
+  ip: null,
+  input: row.cardFingerprint ? { card_fingerprint: row.cardFingerprint } : {},
+  signals: null,
+});
 
 const STATUS = { approve: "approved", deny: "denied" } as const;
 
 export function createReviewService({
   repo,
+  charges,
   labels,
   now,
   digestKeyOf,
@@ -86,57 +106,86 @@ export function createReviewService({
   return {
     async queue(accountId: string, raw: ReviewQueueInput) {
       const input = ZReviewQueueInput.parse(raw);
-      const rows = await repo.open(
-        accountId,
-        queueFilters(input),
-        input.limit + 1,
-        input.cursor ? decodeCursor(input.cursor) : undefined,
-      );
-      const page = rows.slice(0, input.limit);
-      const probes = page.flatMap((row) =>
-        sharedIdentities(row, digestKeyOf(accountId)).map((id) => ({
-          ...id,
-          screeningId: row.id,
-          at: row.createdAt,
-        })),
-      );
-      const [shared, latest] = await Promise.all([
-        repo.shared(accountId, probes),
-        labels.latest(
-          accountId,
-          "screening",
-          page.map((row) => row.id),
-        ),
+      const filters = queueFilters(input);
+      const after = input.cursor ? keysetsAfter(decodeCursor(input.cursor)) : undefined;
+      const [screenings, chargeRows] = await Promise.all([
+        repo.open(accountId, filters, input.limit + 1, after?.screenings),
+        // Charges have no screening type: a type filter lists screenings only.
+        filters.type ? [] : charges.open(accountId, filters, input.limit + 1, after?.charges),
       ]);
+      const entries = mergeOldestFirst(
+        screenings.map(screeningEntry),
+        chargeRows.map(chargeEntry),
+        input.limit + 1,
+      );
+      const page = entries.slice(0, input.limit);
+      const key = digestKeyOf(accountId);
+      const probes = page.flatMap((entry) =>
+        sharedIdentities(
+          "screening" in entry ? entry.screening : chargeIdentity(entry.charge),
+          key,
+        ).map((id) => ({ ...id, screeningId: entry.id, at: new Date(entry.at) })),
+      );
+      const idsOf = (kind: ReviewKind) => page.filter((e) => e.kind === kind).map((e) => e.id);
+      const [shared, screeningLabels, chargeLabels] = await Promise.all([
+        repo.shared(accountId, probes),
+        labels.latest(accountId, "screening", idsOf("screening")),
+        labels.latest(accountId, "charge", idsOf("charge")),
+      ]);
+      const sharedOf = (id: string) =>
+        shared
+          .filter((s) => s.screeningId === id && s.events > 0)
+          .map((s) => ({
+            kind: s.kind as ReviewItem["shared"][number]["kind"],
+            events: s.events,
+            fraud: s.fraud,
+          }));
       const last = page.at(-1);
       return {
-        items: page.map(
-          (row): ReviewItem => ({
-            id: row.id,
-            kind: "screening",
-            created_at: row.createdAt.toISOString(),
-            type: row.type as ReviewItem["type"],
-            user_id: row.userId,
+        items: page.map((entry): ReviewItem => {
+          const common = {
+            id: entry.id,
+            kind: entry.kind,
+            created_at: new Date(entry.at).toISOString(),
+            shared: sharedOf(entry.id),
+          };
+          if ("screening" in entry) {
+            const row = entry.screening;
+            return {
+              ...common,
+              type: row.type as ReviewItem["type"],
+              user_id: row.userId,
+              email: row.email,
+              ip: row.ip,
+              score: row.score,
+              charge: null,
+              reasons: row.reasons as ReviewItem["reasons"],
+              label: screeningLabels.get(row.id) ?? null,
+            };
+          }
+          const row = entry.charge;
+          return {
+            ...common,
+            type: null,
+            user_id: null,
             email: row.email,
-            ip: row.ip,
-            score: row.score,
-            reasons: row.reasons as ReviewItem["reasons"],
-            shared: shared
-              .filter((s) => s.screeningId === row.id && s.events > 0)
-              .map((s) => ({
-                kind: s.kind as ReviewItem["shared"][number]["kind"],
-                events: s.events,
-                fraud: s.fraud,
-              })),
-            label: latest.get(row.id) ?? null,
-          }),
-        ),
-        nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null,
+            ip: null,
+            score: row.riskScore,
+            charge: { amount: toMajorUnits(row.amount, row.currency), currency: row.currency },
+            reasons: (row.reasons ?? []) as ReviewItem["reasons"],
+            label: chargeLabels.get(row.id) ?? null,
+          };
+        }),
+        nextCursor: entries.length > input.limit && last ? encodeCursor(last) : null,
       };
     },
 
     async count(accountId: string) {
-      const open = await repo.countOpen(accountId, REVIEW_COUNT_CAP + 1);
+      const [screenings, chargesOpen] = await Promise.all([
+        repo.countOpen(accountId, REVIEW_COUNT_CAP + 1),
+        charges.countOpen(accountId, REVIEW_COUNT_CAP + 1),
+      ]);
+      const open = screenings + chargesOpen;
       return { open: Math.min(open, REVIEW_COUNT_CAP), capped: open > REVIEW_COUNT_CAP };
     },
 
@@ -166,13 +215,47 @@ export function createReviewService({
       }
       await onSettled?.(
         accountId,
-        { ...settled, status },
+        { ...settled, kind: "screening", status },
         {
           alwaysAllow: status === "approved" && Boolean(input.always_allow),
           by,
         },
       );
       return this.detail(accountId, id);
+    },
+
+    /** Approves or denies one open charge; CONFLICT if it was settled already. */
+    async settleCharge(
+      accountId: string,
+      chargeId: string,
+      raw: ReviewDecisionInput,
+      by: string,
+    ): Promise<ChargeReviewDetail> {
+      const input = ZReviewDecisionInput.parse(raw);
+      const status = STATUS[input.decision];
+      const settled = await charges.settle(accountId, chargeId, {
+        status,
+        at: now(),
+        by,
+        note: input.note || null,
+      });
+      if (!settled) {
+        const row = await charges.find(accountId, chargeId);
+        if (!row) throw new AppError("NOT_FOUND", "No such charge in this account.");
+        if (!row.reviewStatus) {
+          throw new AppError("CONFLICT", `Charge ${chargeId} was not sent to review.`);
+        }
+        throw new AppError(
+          "CONFLICT",
+          `Charge ${chargeId} was already ${row.reviewStatus} by ${row.reviewedBy} at ${row.reviewedAt?.toISOString()}.`,
+        );
+      }
+      await onSettled?.(
+        accountId,
+        { ...settled, kind: "charge", status },
+        { alwaysAllow: status === "approved" && Boolean(input.always_allow), by },
+      );
+      return this.chargeDetail(accountId, chargeId);
     },
 
     /** Settles every open item that matches the filters; returns how many. */
@@ -185,17 +268,25 @@ export function createReviewService({
     ): Promise<{ settled: number }> {
       const filters = queueFilters(ZReviewFilters.parse(rawFilters));
       const s = { status: STATUS[decision], at: now(), by, note: note || null };
+      const tables = [
+        { kind: "screening" as const, settleMany: repo.settleMany },
+        // Charges have no screening type: a type filter settles screenings only.
+        ...(filters.type ? [] : [{ kind: "charge" as const, settleMany: charges.settleMany }]),
+      ];
       let settled = 0;
-      for (;;) {
-        const rows = await repo.settleMany(accountId, filters, BULK_BATCH, s);
-        settled += rows.length;
-        onSettledMany?.(
-          accountId,
-          rows.map((row) => ({ ...row, status: s.status })),
-          by,
-        );
-        if (rows.length < BULK_BATCH) return { settled };
+      for (const table of tables) {
+        for (;;) {
+          const rows = await table.settleMany(accountId, filters, BULK_BATCH, s);
+          settled += rows.length;
+          onSettledMany?.(
+            accountId,
+            rows.map((row) => ({ ...row, kind: table.kind, status: s.status })),
+            by,
+          );
+          if (rows.length < BULK_BATCH) break;
+        }
       }
+      return { settled };
     },
 
     async detail(accountId: string, id: string): Promise<ScreeningDetail> {
@@ -226,6 +317,25 @@ export function createReviewService({
               }
             : null,
         labels: history,
+      };
+    },
+
+    /** A charge's review state, reasons and labels. */
+    async chargeDetail(accountId: string, chargeId: string): Promise<ChargeReviewDetail> {
+      const row = await charges.find(accountId, chargeId);
+      if (!row) throw new AppError("NOT_FOUND", "No such charge in this account.");
+      return {
+        kind: "charge",
+        id: row.chargeId,
+        email: row.email,
+        reasons: (row.reviewReasons ?? []) as ChargeReviewDetail["reasons"],
+        review: {
+          status: (row.reviewStatus ?? "open") as ChargeReviewDetail["review"]["status"],
+          at: row.reviewedAt?.toISOString() ?? null,
+          by: row.reviewedBy,
+          note: row.reviewNote,
+        },
+        labels: await labels.history(accountId, { subject_kind: "charge", subject_id: chargeId }),
       };
     },
   };

@@ -22,7 +22,22 @@ export function withDecisionEvents(webhooks: Pick<WebhooksService, "emitMany">, 
   const emit = (accountId: string, type: WebhookEventType, data: unknown) =>
     emitMany(accountId, type, [data]);
   const reviewData = (settled: Settled, by: string) => ({
-    review: { screening_id: settled.id, status: settled.status, by, user_id: settled.userId },
+    review:
+      settled.kind === "charge"
+        ? {
+            kind: "charge",
+            charge_id: settled.id,
+            status: settled.status,
+            by,
+            email: settled.email,
+          }
+        : {
+            kind: "screening",
+            screening_id: settled.id,
+            status: settled.status,
+            by,
+            user_id: settled.userId,
+          },
   });
   return {
     /** The screening service, telling the endpoints of every block and review it answers. */

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import {
+  ZChargeReviewDetail,
   ZReviewBulkInput,
   ZReviewCount,
   ZReviewPage,
   ZReviewQueueInput,
   ZReviewSettleInput,
   ZScreeningDetail,
+  ZScreeningSettleInput,
 } from "../../../shared/schemas/review.ts";
 import { apiKeyProcedure, protectedProcedure, router } from "./init.ts";
 import { apiKeyLabeller } from "./who.ts";
@@ -25,9 +27,11 @@ export const reviewRouter = router({
 
   settle: protectedProcedure
     .input(ZReviewSettleInput)
-    .output(ZScreeningDetail)
-    .mutation(({ ctx, input: { id, ...decision } }) =>
-      ctx.services.review.settle(ctx.user.accountId, id, decision, ctx.user.email),
+    .output(z.union([ZScreeningDetail, ZChargeReviewDetail]))
+    .mutation(({ ctx, input: { id, kind, ...decision } }) =>
+      kind === "charge"
+        ? ctx.services.review.settleCharge(ctx.user.accountId, id, decision, ctx.user.email)
+        : ctx.services.review.settle(ctx.user.accountId, id, decision, ctx.user.email),
     ),
 
   bulk: protectedProcedure
@@ -57,7 +61,7 @@ export const screeningsApiRouter = router({
     .query(({ ctx, input }) => ctx.services.review.detail(ctx.caller.accountId, input.id)),
 
   decide: apiKeyProcedure
-    .input(ZReviewSettleInput)
+    .input(ZScreeningSettleInput)
     .output(ZScreeningDetail)
     .mutation(({ ctx, input: { id, ...decision } }) =>
       ctx.services.review.settle(

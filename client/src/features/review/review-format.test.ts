@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatAge, formatOpenCount, isTyping, sharedSentence, step } from "./review-format.ts";
+import {
+  formatAge,
+  formatOpenCount,
+  isTyping,
+  itemTitle,
+  sharedSentence,
+  step,
+} from "./review-format.ts";
 
 describe("review format", () => {
   it.each([
@@ -37,6 +44,13 @@ describe("review format", () => {
     [0, 1, 0, 0],
   ] as const)("j/k from %i by %i in %i items lands on %i", (index, by, length, to) => {
     expect(step(index, by, length)).toBe(to);
+  });
+
+  it.each([
+    [{ type: "trial_start", charge: null }, "trial start"],
+    [{ type: null, charge: { amount: 49.5, currency: "eur" } }, "charge 49.50 EUR"],
+  ] as const)("titles %j as %s", (item, text) => {
+    expect(itemTitle(item)).toBe(text);
   });
 
   it("leaves keys typed into a form field alone", () => {

@@ -40,3 +40,11 @@ export function isTyping(target: EventTarget | null): boolean {
   const tag = (target as { tagName?: string } | null)?.tagName;
   return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT";
 }
+
+/** A card's title: the screening's type ("trial start"), or the charge and its amount. */
+export function itemTitle(item: Pick<ReviewItem, "type" | "charge">): string {
+  if (item.charge) {
+    return `charge ${item.charge.amount.toFixed(2)} ${item.charge.currency.toUpperCase()}`;
+  }
+  return (item.type ?? "event").replaceAll("_", " ");
+}

@@ -14,7 +14,7 @@ import { LoadError } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { ruleLabel } from "../../lib/rule-format.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
-import { formatAge, isTyping, sharedSentence, step } from "./review-format.ts";
+import { formatAge, isTyping, itemTitle, sharedSentence, step } from "./review-format.ts";
 import "./review.css";
 
 const PAGE_SIZE = 50;
@@ -68,6 +68,7 @@ function Queue() {
       if (!item || settle.isPending) return;
       settle.mutate({
         id: item.id,
+        kind: item.kind,
         decision,
         note: notes[item.id] || undefined,
         always_allow: decision === "approve" && alwaysAllow[item.id] ? true : undefined,
@@ -286,11 +287,16 @@ function ReviewCard(props: {
       onClick={props.onSelect}
     >
       <div className="rv-head">
-        <strong>{item.type.replaceAll("_", " ")}</strong>
+        <strong>{itemTitle(item)}</strong>
         <span>{item.email ?? item.user_id ?? "unknown user"}</span>
+        {item.kind === "charge" && <code className="rv-muted">{item.id}</code>}
         {item.ip && <span className="rv-muted">{item.ip}</span>}
         <span className="rv-muted">waiting {formatAge(item.created_at, Date.now())}</span>
-        <span className="rv-score">score {item.score}</span>
+        {item.score !== null && (
+          <span className="rv-score">
+            {item.kind === "charge" ? "risk score" : "score"} {item.score}
+          </span>
+        )}
       </div>
       <ul className="rv-reasons" aria-label="Reasons">
         {item.reasons.map((r) => (
@@ -348,7 +354,7 @@ function LabelRow({ item }: { item: ReviewItem }) {
   const invalidate = useInvalidateQueue();
   const add = useMutation(trpc.labels.add.mutationOptions({ onSuccess: () => invalidate() }));
   const label = (value: LabelValue) =>
-    add.mutate({ subject_kind: "screening", subject_id: item.id, label: value });
+    add.mutate({ subject_kind: item.kind, subject_id: item.id, label: value });
   return (
     <div className="rv-label">
       <span>

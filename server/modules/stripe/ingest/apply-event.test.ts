@@ -97,6 +97,54 @@ describe("applyEvent", () => {
     expect(result.action?.kind ?? null).toBe(action);
   });
 
+  describe("a rule that reviews", () => {
+    const reviewing = policy({}, {}, { rule_high_risk: { action: "review" } });
+    const risky = (options: Parameters<typeof buildCharge>[0] = {}) =>
+      effect(
+        buildEvent("charge.succeeded", buildCharge({ id: "ch_r", riskScore: 82, ...options }), {
+          created: T,
+        }),
+      );
+
+    it.each([
+      {
+        name: "opens a review of a succeeded charge, with the rules' reasons, and acts on nothing",
+        row: emptyRow("ch_r"),
+        charge: {},
+        status: "open",
+      },
+      {
+        name: "a failed charge is not reviewed",
+        row: emptyRow("ch_r"),
+        charge: { status: "failed" as const },
+        status: undefined,
+      },
+      {
+        name: "a settled review is not reopened by a later event",
+        row: emptyRow("ch_r", { hasCharge: true, reviewStatus: "approved" }),
+        charge: {},
+        status: undefined,
+      },
+    ])("$name", ({ row, charge, status }) => {
+      const { update, action } = applyEvent(row, risky(charge), reviewing, features());
+      expect(action).toBeNull();
+      expect(update.reviewStatus).toBe(status);
+      if (status === "open") {
+        expect(update.outcome).toBe("succeeded");
+        expect(update.reviewReasons).toEqual([
+          expect.objectContaining({ rule: "rule_high_risk", action: "review" }),
+        ]);
+      }
+    });
+
+    it("opens nothing during a history import (act: false)", () => {
+      const { update } = applyEvent(emptyRow("ch_r"), risky(), reviewing, features(), {
+        act: false,
+      });
+      expect(update.reviewStatus).toBeUndefined();
+    });
+  });
+
   it("records nothing to do during a history import (act: false)", () => {
     const event = buildEvent("charge.succeeded", buildCharge({ id: "ch_i", riskScore: 99 }));
     const { update, action } = applyEvent(emptyRow("ch_i"), effect(event), policy(), features(), {

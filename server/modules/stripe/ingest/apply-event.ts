@@ -189,15 +189,18 @@ export function applyEvent(
 
   const radarBlocked = charge.outcomeType === "blocked";
   const alreadyActed = row.blockedBy === "custom_rule";
-  const action =
+  const evaluation =
     act && !radarBlocked && !alreadyActed
-      ? planAction(charge, evaluate(chargeSubject(charge, warning), policy, features))
+      ? evaluate(chargeSubject(charge, warning), policy, features)
       : null;
+  const action = evaluation ? planAction(charge, evaluation) : null;
+  const review = evaluation && !action && !row.reviewStatus ? reviewOf(charge, evaluation) : null;
   const blockedByRule = alreadyActed || action !== null;
   const refunded = charge.refunded || row.refunded;
   // Object.assign onto the fresh columns, not spreads: in Node 20's V8 each key a spread adds
   // to another spread's copy is a map transition it does not cache (~25 µs for this row).
   // The parts share no key but blockedBy, which radar and an action never both set.
+  // A review opens once: a later event neither reopens a settled one nor moves its reasons.
   return {
     update: Object.assign(
       chargeColumns(charge, row),
@@ -212,6 +215,7 @@ export function applyEvent(
             actionError: null,
           }
         : null,
+      review,
       {
         outcome: outcomeOf({
           status: charge.status,
@@ -237,6 +241,18 @@ function chargeSubject(charge: ChargeSnapshot, warning: Warning | null) {
     cardFingerprint: charge.cardFingerprint,
     earlyFraudWarning: warning,
   };
+}
+
+/**
+ * The review a charge the rules answer `review` opens (a succeeded charge, as for a block:
+ * there is money to keep or refund), with the reasons the queue shows.
+ */
+export function reviewOf(
+  charge: ChargeSnapshot,
+  evaluation: Evaluation,
+): { reviewStatus: "open"; reviewReasons: Evaluation["reasons"] } | null {
+  if (evaluation.decision !== "review" || charge.status !== "succeeded") return null;
+  return { reviewStatus: "open", reviewReasons: evaluation.reasons };
 }
 
 /** What to do about a charge the rules block: refund it, cancel its authorization, or nothing. */

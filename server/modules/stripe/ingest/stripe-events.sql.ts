@@ -50,6 +50,11 @@ export const EMPTY_ROW: Omit<TransactionRow, "accountId" | "chargeId" | "updated
   actionStatus: null,
   actionError: null,
   lastEventAt: 0,
+  reviewStatus: null,
+  reviewReasons: null,
+  reviewedAt: null,
+  reviewedBy: null,
+  reviewNote: null,
 };
 
 const COLUMNS = Object.keys(EMPTY_ROW) as (keyof typeof EMPTY_ROW)[];

@@ -6,6 +6,7 @@
 import { type Actor, browsing, eventOf, MINUTE, type SimEvent } from "./journey.ts";
 import { actorOf, type Population } from "./population.ts";
 import { WELCOME_CODE } from "./populations.ts";
+import { refundAbuser } from "./refunds.ts";
 import type { Rng } from "./rng.ts";
 import {
   BROWSERS,
@@ -314,4 +315,5 @@ export const ATTACKS: readonly Population[] = [
   accountFarm,
   referralRing,
   credentialStuffing,
+  refundAbuser,
 ];

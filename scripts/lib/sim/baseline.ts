@@ -2,11 +2,10 @@
  * The recorded detection figures (docs/detection-baseline.json) and the regression check CI
  * runs against them: recall may not fall, nor false-positive rates rise, beyond a tolerance.
  */
+import type { MixOptions } from "./mix.ts";
 import type { ConfigurationFigures } from "./report.ts";
 import { configurationsOf } from "./run.ts";
-
-/** Every template alone, then every rule: what CI simulates. */
-export const CI_CONFIGURATIONS = configurationsOf("each");
+import type { Configuration } from "./warden.ts";
 
 export type Recorded = {
   recall: number;
@@ -15,15 +14,37 @@ export type Recorded = {
   ordinaryReviewed: number;
 };
 
+/** One run CI simulates: a seeded mix, the configurations it is judged in, its figures. */
 export type CiBaseline = {
   seed: number;
   events: number;
   hours: number;
+  /** --template for this run (default: each, every template alone, then every rule). */
+  template?: string;
+  /** Only these populations, separated by commas, as --only takes them (default: the whole mix). */
+  only?: string;
   tolerance: { recall: number; blocked: number; reviewed: number };
   figures: Record<string, Recorded>;
+  commit?: string;
 };
 
-export type Baseline = { ci: CiBaseline } & Record<string, unknown>;
+/**
+ * CI's runs: the default mix in every configuration, and the refund traffic alone (a few
+ * hundred events of the whole mix hold too few refund abusers to judge the Refund Abuser Flag).
+ */
+export const CI_RUNS = ["ci", "ci_refunds"] as const;
+
+export type Baseline = Record<(typeof CI_RUNS)[number], CiBaseline> & Record<string, unknown>;
+
+/** What a CI run simulates: its mix and its configurations. */
+export function ciRunOf(ci: CiBaseline): { mix: MixOptions; configs: Configuration[] } {
+  const { seed, events, hours } = ci;
+  const only = ci.only?.split(",");
+  return {
+    mix: { seed, events, hours, ...(only ? { only } : {}) },
+    configs: configurationsOf(ci.template ?? "each"),
+  };
+}
 
 export function recordedOf(f: ConfigurationFigures): Recorded {
   const round = (x: number) => Math.round(x * 10_000) / 10_000;

@@ -1,11 +1,14 @@
 /**
  * Plays the traffic against Warden in simulated time order, one event at a time (each
- * screening's counts include every earlier one, as in production): the collector first when
- * the page ran warden.js (from the browser's address, through X-Forwarded-For), then the
- * screening with its token, as the merchant's backend would. Records each answer with its label.
+ * screening's counts include every earlier one, as in production): the actor's Stripe history
+ * first when the event carries it (signed webhooks to the merchant's endpoint), then the
+ * collector when the page ran warden.js (from the browser's address, through X-Forwarded-For),
+ * then the screening with its token, as the merchant's backend would. Records each answer with
+ * its label.
  */
 import type { ScreenReason, ScreenResult } from "../../../shared/schemas/screening.ts";
 import type { SimEvent } from "./journey.ts";
+import { deliverHistory } from "./stripe-history.ts";
 import type { Merchant, Warden } from "./warden.ts";
 import { SHOP } from "./world.ts";
 
@@ -20,6 +23,46 @@ export type Outcome = {
   reasons: Pick<ScreenReason, "rule" | "action" | "message">[];
 };
 
+/** What warden.js posts to the collector from the browser's address: its token. */
+async function collected(warden: Warden, merchant: Merchant, event: SimEvent): Promise<string> {
+  const response = await fetch(
+    `${warden.base}/api/v1/collect?key=${encodeURIComponent(merchant.publishableKey)}`,
+    {
+      method: "POST",
+      headers: {
+        "content-type": "text/plain;charset=UTF-8",
+        origin: SHOP,
+        "x-forwarded-for": event.screen.ip ?? "",
+      },
+      body: JSON.stringify(event.collect),
+    },
+  );
+  const text = await response.text();
+  if (!response.ok) throw new Error(`collect: HTTP ${response.status} ${text}`);
+  return (JSON.parse(text) as { token: string }).token;
+}
+
+/** The merchant's backend screening the event (with the collector's token, if any). */
+async function screened(
+  warden: Warden,
+  merchant: Merchant,
+  event: SimEvent,
+  signals: string | undefined,
+): Promise<ScreenResult> {
+  const response = await fetch(`${warden.base}/api/v1/screen`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${merchant.secretKey}`,
+    },
+    body: JSON.stringify({ ...event.screen, ...(signals ? { signals } : {}) }),
+  });
+  const text = await response.text();
+  if (!response.ok)
+    throw new Error(`screen ${JSON.stringify(event.screen)}: HTTP ${response.status} ${text}`);
+  return JSON.parse(text) as ScreenResult;
+}
+
 export async function drive(
   warden: Warden,
   merchant: Merchant,
@@ -30,36 +73,12 @@ export async function drive(
   const outcomes: Outcome[] = [];
   for (const [i, event] of events.entries()) {
     warden.clock.set(start + event.at);
-    let signals: string | undefined;
-    if (event.collect) {
-      const response = await fetch(
-        `${warden.base}/api/v1/collect?key=${encodeURIComponent(merchant.publishableKey)}`,
-        {
-          method: "POST",
-          headers: {
-            "content-type": "text/plain;charset=UTF-8",
-            origin: SHOP,
-            "x-forwarded-for": event.screen.ip ?? "",
-          },
-          body: JSON.stringify(event.collect),
-        },
-      );
-      const text = await response.text();
-      if (!response.ok) throw new Error(`collect: HTTP ${response.status} ${text}`);
-      signals = (JSON.parse(text) as { token: string }).token;
+    if (event.history) {
+      const now = Math.floor((start + event.at) / 1000);
+      await deliverHistory(warden.base, merchant.webhook, event.history, now);
     }
-    const response = await fetch(`${warden.base}/api/v1/screen`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        authorization: `Bearer ${merchant.secretKey}`,
-      },
-      body: JSON.stringify({ ...event.screen, ...(signals ? { signals } : {}) }),
-    });
-    const text = await response.text();
-    if (!response.ok)
-      throw new Error(`screen ${JSON.stringify(event.screen)}: HTTP ${response.status} ${text}`);
-    const answer = JSON.parse(text) as ScreenResult;
+    const signals = event.collect ? await collected(warden, merchant, event) : undefined;
+    const answer = await screened(warden, merchant, event, signals);
     outcomes.push({
       population: event.population,
       attack: event.attack,

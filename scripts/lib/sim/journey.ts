@@ -5,6 +5,7 @@
 import type { CollectInput } from "../../../shared/schemas/collect.ts";
 import type { ScreenInput, ScreenType } from "../../../shared/schemas/screening.ts";
 import type { Rng } from "./rng.ts";
+import type { PastCharge } from "./stripe-history.ts";
 import { collectOf, SHOP, type Typing } from "./world.ts";
 
 /** One labelled screening at a simulated time. */
@@ -20,6 +21,8 @@ export type SimEvent = {
   screen: ScreenInput;
   /** What warden.js collected before the screening (then sent as `signals`), if anything. */
   collect: CollectInput | null;
+  /** The actor's past Stripe charges, delivered as signed webhooks before this screening. */
+  history?: PastCharge[];
 };
 
 export type Actor = {

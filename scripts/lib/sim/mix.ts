@@ -16,6 +16,8 @@ export type MixOptions = {
   attackShare?: number;
   /** Population name → weight, over the defaults (0 leaves a population out). */
   shares?: Record<string, number>;
+  /** Only these populations (the others' weight 0), e.g. the refund traffic alone. */
+  only?: readonly string[];
 };
 
 export const POPULATIONS: readonly Population[] = [...ORDINARY, ...ATTACKS];
@@ -23,8 +25,11 @@ export const POPULATIONS: readonly Population[] = [...ORDINARY, ...ATTACKS];
 export function buildTraffic(options: MixOptions): SimEvent[] {
   const span = options.hours * HOUR;
   const attackShare = options.attackShare ?? 0.25;
-  const weight = (pop: Population) => options.shares?.[pop.name] ?? pop.share;
-  const unknown = Object.keys(options.shares ?? {}).filter(
+  const weight = (pop: Population) =>
+    options.only && !options.only.includes(pop.name)
+      ? 0
+      : (options.shares?.[pop.name] ?? pop.share);
+  const unknown = [...Object.keys(options.shares ?? {}), ...(options.only ?? [])].filter(
     (name) => !POPULATIONS.some((p) => p.name === name),
   );
   if (unknown.length > 0) throw new Error(`unknown population(s): ${unknown.join(", ")}`);

@@ -5,6 +5,7 @@
  */
 import { type Actor, browsing, eventOf, HOUR, MINUTE, type SimEvent } from "./journey.ts";
 import { actorOf, type Population } from "./population.ts";
+import { legitRefund } from "./refunds.ts";
 import type { Rng } from "./rng.ts";
 import {
   BROWSERS,
@@ -387,6 +388,7 @@ export const ORDINARY: readonly Population[] = [
   clockSkew,
   noCollector,
   oldBrowser,
+  legitRefund,
 ];
 
 export { HOUR };

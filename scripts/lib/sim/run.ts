@@ -9,8 +9,12 @@ import { buildTraffic, type MixOptions, POPULATIONS } from "./mix.ts";
 import { type ConfigurationFigures, figuresOf } from "./report.ts";
 import { type Configuration, setUpMerchant, type Warden } from "./warden.ts";
 
-/** --template: one template key, `all` (every template at once), `rules` (every rule), or `each`. */
+/**
+ * --template: a template key, `all` (every template at once), `rules` (every rule), `each`
+ * (every template alone, then every rule), or several of these separated by commas.
+ */
 export function configurationsOf(template: string): Configuration[] {
+  if (template.includes(",")) return template.split(",").flatMap(configurationsOf);
   const one = (key: string): Configuration => ({ name: key, templates: [key], allRules: false });
   if (template === "each")
     return [...TEMPLATE_KEYS.map(one), { name: "all_rules", templates: [], allRules: true }];

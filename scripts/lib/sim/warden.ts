@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { buildApp } from "../../../server/app.ts";
 import { loadConfig } from "../../../server/config.ts";
 import { benchDatabase, call, cleanups, freePort, HOST, signUpMerchant } from "../bench-process.ts";
+import type { StripeWebhook } from "./stripe-history.ts";
 import { SHOP } from "./world.ts";
 
 export type Clock = { set(ms: number): void; now(): number; simulated: boolean };
@@ -51,7 +52,8 @@ export async function startWarden(db: "embedded" | "postgres"): Promise<Warden> 
     HOST,
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://${HOST}:${port}`,
-    LOG_LEVEL: "silent",
+    // SIM_LOG_LEVEL=error shows why a request failed (a 500 says only "something went wrong").
+    LOG_LEVEL: process.env.SIM_LOG_LEVEL ?? "silent",
     // One process plays every browser: the per-browser collect limit would count them as one.
     COLLECT_RATE_LIMIT: "1000000",
     TRUST_PROXY: "1",
@@ -94,12 +96,33 @@ export type Configuration = {
   allRules: boolean;
 };
 
-export type Merchant = { secretKey: string; publishableKey: string };
+export type Merchant = { secretKey: string; publishableKey: string; webhook: StripeWebhook };
+
+type Api = <T>(path: string, init?: { method?: string; body?: unknown }) => Promise<T>;
+
+/**
+ * Stripe connected by its webhook alone: the endpoint's signing secret is saved, no secret key,
+ * so Warden never calls Stripe; what it knows of charges comes through the webhook.
+ */
+async function connectStripeWebhook(api: Api, email: string): Promise<StripeWebhook> {
+  const secret = "whsec_simulated_detection_quality";
+  const saved = await api<{ stripe_webhook_url: string }>("/api/settings", {
+    method: "PUT",
+    body: {
+      app_name: "Simulated shop",
+      contact_email: email,
+      stripe_secret: "",
+      stripe_publishable: "",
+      stripe_webhook_secret: secret,
+    },
+  });
+  return { path: new URL(saved.stripe_webhook_url).pathname, secret };
+}
 
 /**
  * A new merchant set up through the API as a person would: signup, confirm, login, the
- * templates (or every rule) on, the shop's origin allowed (the collector needs it), a secret
- * and a publishable key.
+ * templates (or every rule) on, the shop's origin allowed (the collector needs it), Stripe's
+ * webhook connected, a secret and a publishable key.
  */
 export async function setUpMerchant(
   warden: Warden,
@@ -113,8 +136,7 @@ export async function setUpMerchant(
     "simulate detection quality",
     email,
   );
-  const api = <T>(path: string, init: { method?: string; body?: unknown } = {}) =>
-    call<T>(warden.base, path, { ...init, token });
+  const api: Api = (path, init = {}) => call(warden.base, path, { ...init, token });
   const templates = await api<Record<string, boolean>>("/api/templates");
   const unknown = config.templates.filter((key) => !(key in templates));
   if (unknown.length > 0) throw new Error(`unknown template(s): ${unknown.join(", ")}`);
@@ -143,5 +165,6 @@ export async function setUpMerchant(
   const publishable = await api<{ key: string }>("/api/api-keys", {
     body: { name: "simulated shop", kind: "publishable" },
   });
-  return { secretKey: secret.key, publishableKey: publishable.key };
+  const webhook = await connectStripeWebhook(api, email);
+  return { secretKey: secret.key, publishableKey: publishable.key, webhook };
 }

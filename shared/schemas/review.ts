@@ -22,6 +22,8 @@ export type ReviewKind = (typeof REVIEW_KINDS)[number];
 
 export const ZReviewFilters = z.strictObject({
   rule: z.enum(RULE_KEYS).optional(),
+  /** Screenings only, or charges only. */
+  kind: z.enum(REVIEW_KINDS, { message: "must be screening or charge" }).optional(),
   /** A screening's type (signup, login, …); charges have none, so it lists screenings only. */
   type: z.enum(SCREEN_TYPES).optional(),
   /** Only items at least this many hours old. */

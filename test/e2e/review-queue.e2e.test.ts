@@ -1,14 +1,18 @@
 /**
  * The review queue in real Chromium against the real app: the sidebar's open count, items
  * oldest first with the identity they share, approve from the keyboard, deny with a note,
- * a label from the queue, and the page at 375 px.
+ * a label from the queue, and the page at 375 px; a charge the rules review (delivered as a
+ * signed Stripe webhook) in the queue and its Kind filter.
  */
 import type { Page } from "playwright-core";
+import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
 import { screenshot } from "../helpers/browser.ts";
 import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
 import type { Merchant } from "../helpers/merchants.ts";
 import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
+import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
 import type { TestApp } from "../helpers/test-app.ts";
 
 const BOT = "python-requests/2.31";
@@ -154,5 +158,80 @@ describe("review queue in Chromium", () => {
       .toBe(`fraud (${merchant.email})`);
     const stored = await t.prisma.label.findMany({ where: { subjectId: ids[1] } });
     expect(stored).toMatchObject([{ label: "fraud", source: "person", subjectKind: "screening" }]);
+  });
+
+  describe("a charge the rules review", () => {
+    let charge: Stripe.Charge;
+    let screening: string;
+    const charges = () =>
+      t.prisma.transaction.findUniqueOrThrow({
+        where: { accountId_chargeId: { accountId: merchant.accountId, chargeId: charge.id } },
+      });
+
+    beforeAll(async () => {
+      const stripe = await connectStripe(merchant);
+      await turnOn(merchant, "rule_high_risk");
+      const put = await merchant.api.json("/api/rule-settings", {
+        method: "PUT",
+        body: { rule_high_risk: { action: "review" } },
+      });
+      expect(put.status).toBe(200);
+      screening = (await backend.decide({ type: "login", user_agent: BOT, user_id: "u-kind" })).id;
+      // The charge comes a second later (charges are timed to the second).
+      t.clock.advance(1000);
+      charge = buildCharge({
+        riskScore: 85,
+        riskLevel: "elevated",
+        email: "charge-buyer@example.com",
+        amount: 4900,
+        currency: "usd",
+        created: Math.floor(t.clock.now().getTime() / 1000),
+      });
+      const sent = await deliver(
+        t,
+        stripe.path,
+        buildEvent("charge.succeeded", charge),
+        stripe.webhookSecret,
+      );
+      expect(sent.status).toBe(200);
+    });
+
+    const shown = () =>
+      page
+        .locator("li.rv-card")
+        .evaluateAll((cards) => cards.map((c) => c.getAttribute("data-id")));
+
+    it("is queued beside screenings, and the Kind filter tells them apart", async () => {
+      await page.goto(`${t.baseUrl}/homepage/review`);
+      await card(charge.id).waitFor();
+      const text = await card(charge.id).innerText();
+      expect(text).toContain("charge 49.00 USD");
+      expect(text).toContain("charge-buyer@example.com");
+      expect(text).toContain("risk score 85");
+      expect(await shown()).toEqual([screening, charge.id]);
+
+      const filters = page.getByRole("form", { name: "Filter the queue" });
+      await filters.getByLabel("Kind").selectOption("charge");
+      await expect.poll(shown).toEqual([charge.id]);
+      expect(await filters.getByLabel("Type").isDisabled()).toBe(true);
+      await filters.getByLabel("Kind").selectOption("screening");
+      await expect.poll(shown).toEqual([screening]);
+      await filters.getByLabel("Type").selectOption("login");
+      await expect.poll(shown).toEqual([screening]);
+      await filters.getByLabel("Kind").selectOption("");
+      await filters.getByLabel("Type").selectOption("");
+      await expect.poll(shown).toEqual([screening, charge.id]);
+      await screenshot(page, "review-queue-charge");
+
+      await card(charge.id).getByLabel("Note").fill("customer called");
+      await card(charge.id).getByRole("button", { name: "Approve" }).click();
+      await expect.poll(async () => (await charges()).reviewStatus).toBe("approved");
+      expect(await charges()).toMatchObject({
+        reviewedBy: merchant.email,
+        reviewNote: "customer called",
+        refunded: false,
+      });
+      await card(charge.id).waitFor({ state: "detached" });
+    });
   });
 });

@@ -223,10 +223,23 @@ describe.each(DB_KINDS)("decision loop (%s)", (kind) => {
     }
     expect(paged).toEqual(order);
     expect(await merchant.browser.query("review.count")).toMatchObject({ data: { open: 3 } });
-    // Charges have no screening type; the rule filter reads a charge's reasons.
+    // Kind picks screenings or charges; charges have no screening type; the rule filter
+    // reads a charge's reasons.
+    expect((await queue(merchant, { kind: "charge" })).items.map((i) => i.id)).toEqual([
+      risky.id,
+      later.id,
+    ]);
+    expect((await queue(merchant, { kind: "screening" })).items.map((i) => i.id)).toEqual([
+      screening,
+    ]);
     expect((await queue(merchant, { type: "request" })).items.map((i) => i.id)).toEqual([
       screening,
     ]);
+    expect((await queue(merchant, { kind: "charge", type: "request" })).items).toEqual([]);
+    expect(await merchant.browser.query("review.queue", { kind: "refund" })).toMatchObject({
+      ok: false,
+      status: 400,
+    });
     expect((await queue(merchant, { rule: "rule_high_risk" })).items.map((i) => i.id)).toEqual([
       risky.id,
       later.id,
@@ -284,8 +297,14 @@ describe.each(DB_KINDS)("decision loop (%s)", (kind) => {
       }),
     ).toMatchObject({ ok: false, status: 404 });
 
+    const charges = await merchant.browser.mutate("review.bulk", {
+      filters: { kind: "charge" },
+      decision: "deny",
+    });
+    expect(charges).toMatchObject({ ok: true, data: { settled: 1 } });
+    expect((await queue(merchant)).items.map((i) => i.id)).toEqual([screening]);
     const bulk = await merchant.browser.mutate("review.bulk", { filters: {}, decision: "deny" });
-    expect(bulk).toMatchObject({ ok: true, data: { settled: 2 } });
+    expect(bulk).toMatchObject({ ok: true, data: { settled: 1 } });
     expect((await queue(merchant)).items).toEqual([]);
     expect(
       await t.prisma.transaction.findUniqueOrThrow({

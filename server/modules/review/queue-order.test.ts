@@ -3,6 +3,7 @@ import {
   decodeCursor,
   encodeCursor,
   keysetsAfter,
+  kindsOf,
   mergeOldestFirst,
   type QueuePosition,
 } from "./queue-order.ts";
@@ -98,4 +99,17 @@ describe("queue order", () => {
     );
     expect(merged.map((p) => p.id)).toEqual(ids);
   });
+
+  it.each([
+    { filters: {}, screening: true, charge: true },
+    { filters: { kind: "screening" }, screening: true, charge: false },
+    { filters: { kind: "charge" }, screening: false, charge: true },
+    { filters: { type: "signup" }, screening: true, charge: false },
+    { filters: { kind: "charge", type: "signup" }, screening: false, charge: false },
+  ] as const)(
+    "filters $filters read screenings: $screening, charges: $charge",
+    ({ filters, screening, charge }) => {
+      expect(kindsOf(filters)).toEqual({ screening, charge });
+    },
+  );
 });

@@ -3,7 +3,7 @@
  * screening of the same millisecond, then each table's own id order. Pure: the cursor a page
  * ends on, where each table's next page starts from it, and the merge of their pages.
  */
-import type { ReviewKind } from "../../../shared/schemas/review.ts";
+import type { ReviewFilters, ReviewKind } from "../../../shared/schemas/review.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { ChargeKeyset } from "./charge-review.repository.ts";
 import type { ScreeningKeyset } from "./review.repository.ts";
@@ -71,4 +71,15 @@ export function mergeOldestFirst<T extends QueuePosition>(a: T[], b: T[], limit:
     }
   }
   return out;
+}
+
+/**
+ * Which tables the filters read: the kind's, and screenings only under a type filter (a
+ * charge has no screening type, so a type filter with kind charge matches nothing).
+ */
+export function kindsOf(f: Pick<ReviewFilters, "kind" | "type">): Record<ReviewKind, boolean> {
+  return {
+    screening: f.kind !== "charge",
+    charge: f.kind !== "screening" && !f.type,
+  };
 }

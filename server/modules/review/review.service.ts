@@ -22,7 +22,13 @@ import type { ScreeningRow } from "../../../shared/schemas/screening.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { LabelsService } from "../labels/labels.service.ts";
 import type { ChargeReviewRepository, OpenCharge } from "./charge-review.repository.ts";
-import { decodeCursor, encodeCursor, keysetsAfter, mergeOldestFirst } from "./queue-order.ts";
+import {
+  decodeCursor,
+  encodeCursor,
+  keysetsAfter,
+  kindsOf,
+  mergeOldestFirst,
+} from "./queue-order.ts";
 import type { OpenRow, QueueFilters, ReviewRepository } from "./review.repository.ts";
 import { sharedIdentities } from "./shared-identities.ts";
 
@@ -108,10 +114,10 @@ export function createReviewService({
       const input = ZReviewQueueInput.parse(raw);
       const filters = queueFilters(input);
       const after = input.cursor ? keysetsAfter(decodeCursor(input.cursor)) : undefined;
+      const kinds = kindsOf(input);
       const [screenings, chargeRows] = await Promise.all([
-        repo.open(accountId, filters, input.limit + 1, after?.screenings),
-        // Charges have no screening type: a type filter lists screenings only.
-        filters.type ? [] : charges.open(accountId, filters, input.limit + 1, after?.charges),
+        kinds.screening ? repo.open(accountId, filters, input.limit + 1, after?.screenings) : [],
+        kinds.charge ? charges.open(accountId, filters, input.limit + 1, after?.charges) : [],
       ]);
       const entries = mergeOldestFirst(
         screenings.map(screeningEntry),
@@ -266,12 +272,13 @@ export function createReviewService({
       note: string | undefined,
       by: string,
     ): Promise<{ settled: number }> {
-      const filters = queueFilters(ZReviewFilters.parse(rawFilters));
+      const parsed = ZReviewFilters.parse(rawFilters);
+      const filters = queueFilters(parsed);
+      const kinds = kindsOf(parsed);
       const s = { status: STATUS[decision], at: now(), by, note: note || null };
       const tables = [
-        { kind: "screening" as const, settleMany: repo.settleMany },
-        // Charges have no screening type: a type filter settles screenings only.
-        ...(filters.type ? [] : [{ kind: "charge" as const, settleMany: charges.settleMany }]),
+        ...(kinds.screening ? [{ kind: "screening" as const, settleMany: repo.settleMany }] : []),
+        ...(kinds.charge ? [{ kind: "charge" as const, settleMany: charges.settleMany }] : []),
       ];
       let settled = 0;
       for (const table of tables) {

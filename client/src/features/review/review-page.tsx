@@ -1,7 +1,8 @@
 /**
  * The review queue: every open `review`, oldest first, with its reasons and what it shares
  * with earlier events. Approve / Deny with an optional note; j / k move, a / d settle the
- * selected item; filters by rule, type and age, and a bulk action for the filtered set.
+ * selected item; filters by rule, kind (screening or charge), screening type and age, and a
+ * bulk action for the filtered set.
  */
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -186,7 +187,31 @@ function Filters({
       </label>
       <label>
         Kind
-        <select name="type" value={value.type ?? ""} onChange={(e) => set("type", e.target.value)}>
+        <select
+          name="kind"
+          value={value.kind ?? ""}
+          onChange={(e) =>
+            onChange({
+              ...value,
+              kind: (e.target.value || undefined) as ReviewFilters["kind"],
+              // A charge has no screening type: choosing charges clears the type.
+              type: e.target.value === "charge" ? undefined : value.type,
+            })
+          }
+        >
+          <option value="">All</option>
+          <option value="screening">Screenings</option>
+          <option value="charge">Charges</option>
+        </select>
+      </label>
+      <label>
+        Type
+        <select
+          name="type"
+          value={value.type ?? ""}
+          disabled={value.kind === "charge"}
+          onChange={(e) => set("type", e.target.value)}
+        >
           <option value="">All</option>
           {SCREEN_TYPES.map((t) => (
             <option key={t} value={t}>

@@ -2,7 +2,7 @@
  * The review queue in real Chromium against the real app: the sidebar's open count, items
  * oldest first with the identity they share, approve from the keyboard, deny with a note,
  * a label from the queue, and the page at 375 px; a charge the rules review (delivered as a
- * signed Stripe webhook) in the queue and its Kind filter.
+ * signed Stripe webhook) in the queue and its Kind filter, and a label from a dashboard row.
  */
 import type { Page } from "playwright-core";
 import type Stripe from "stripe";
@@ -232,6 +232,23 @@ describe("review queue in Chromium", () => {
         refunded: false,
       });
       await card(charge.id).waitFor({ state: "detached" });
+    });
+
+    it("is labelled from its row on the Dashboard", async () => {
+      await page.goto(`${t.baseUrl}/homepage/dashboard`);
+      const row = page.locator(`tbody tr[data-charge="${charge.id}"]`);
+      await row.waitFor();
+      // The toggle adds no text: the cell still reads as the charge id.
+      expect((await row.locator("td").first().innerText()).trim()).toBe(charge.id);
+      await row.getByRole("button", { name: `Label ${charge.id}` }).click();
+      const detail = page.locator(`#charge-${charge.id}`);
+      await detail.getByRole("button", { name: "Label fraud" }).click();
+      await expect
+        .poll(() => detail.locator("[data-label]").innerText())
+        .toBe(`fraud (${merchant.email})`);
+      const stored = await t.prisma.label.findMany({ where: { subjectId: charge.id } });
+      expect(stored).toMatchObject([{ label: "fraud", source: "person", subjectKind: "charge" }]);
+      await screenshot(page, "dashboard-label");
     });
   });
 });

@@ -1,4 +1,6 @@
+import { Fragment, useState } from "react";
 import type { DashboardRow } from "../../../../shared/schemas/transaction.ts";
+import { LabelButtons } from "../review/label-buttons.tsx";
 import {
   formatAction,
   formatAmount,
@@ -26,6 +28,13 @@ export const COLUMNS = [
 ] as const;
 
 export function TransactionTable({ rows }: { rows: DashboardRow[] }) {
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const flip = (id: string) =>
+    setOpen((now) => {
+      const next = new Set(now);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   return (
     <div className="tx-scroll">
       <table className="tx-table">
@@ -41,7 +50,16 @@ export function TransactionTable({ rows }: { rows: DashboardRow[] }) {
         </thead>
         <tbody>
           {rows.map((row) => (
-            <TransactionRow key={row.id} row={row} />
+            <Fragment key={row.id}>
+              <TransactionRow row={row} open={open.has(row.id)} onFlip={() => flip(row.id)} />
+              {open.has(row.id) && (
+                <tr className="tx-detail" id={`charge-${row.id}`}>
+                  <td colSpan={COLUMNS.length}>
+                    <LabelButtons kind="charge" id={row.id} />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
           ))}
         </tbody>
       </table>
@@ -49,11 +67,29 @@ export function TransactionTable({ rows }: { rows: DashboardRow[] }) {
   );
 }
 
-function TransactionRow({ row }: { row: DashboardRow }) {
+function TransactionRow({
+  row,
+  open,
+  onFlip,
+}: {
+  row: DashboardRow;
+  open: boolean;
+  onFlip(): void;
+}) {
   const action = row.action && formatAction(row.action);
   return (
-    <tr data-charge={row.id}>
+    <tr data-charge={row.id} className={open ? "open" : undefined}>
       <td>
+        {/* Its arrow is drawn by CSS, so the cell's text stays the charge id (spec §2). */}
+        <button
+          type="button"
+          className="tx-open"
+          aria-expanded={open}
+          aria-controls={`charge-${row.id}`}
+          aria-label={`Label ${row.id}`}
+          title={open ? "Hide the label" : "Label fraud or legitimate"}
+          onClick={onFlip}
+        />
         <a
           href={stripeChargeUrl(row.id, row.livemode)}
           target="_blank"

@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { LabelSubjectKind, LabelValue } from "../../../../shared/schemas/labels.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import "./label-buttons.css";
 
 export function LabelButtons({ kind, id }: { kind: LabelSubjectKind; id: string }) {
   const trpc = useTRPC();

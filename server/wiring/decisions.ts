@@ -8,7 +8,11 @@ import { createChargeReviewRepository } from "../modules/review/charge-review.re
 import { createReviewRepository } from "../modules/review/review.repository.ts";
 import { createReviewService } from "../modules/review/review.service.ts";
 import { createDigestKeys } from "../modules/screening/identities.ts";
-import { withDecisionEvents } from "../modules/webhooks/decision-events.ts";
+import {
+  labelCreatedEvent,
+  reviewSettledEvent,
+  withDecisionEvents,
+} from "../modules/webhooks/decision-events.ts";
 import { createWebhookSender } from "../modules/webhooks/webhook-sender.ts";
 import { createWebhooksRepository } from "../modules/webhooks/webhooks.repository.ts";
 import { createWebhooksService } from "../modules/webhooks/webhooks.service.ts";
@@ -29,23 +33,26 @@ export function wireDecisions(
     log,
   });
   const events = withDecisionEvents(webhooks, log);
+  // Labels and settlements store their decision events in their own transaction (the outbox).
+  const { outbox } = webhooks;
   const labels = createLabelsService({
-    repo: createLabelsRepository(prisma),
+    repo: createLabelsRepository(prisma, outbox),
     now,
-    onLabel: events.labelCreated,
+    eventOf: labelCreatedEvent,
+    eventsStored: outbox.kick,
   });
   const review = createReviewService({
-    repo: createReviewRepository(prisma),
-    charges: createChargeReviewRepository(prisma),
+    repo: createReviewRepository(prisma, outbox),
+    charges: createChargeReviewRepository(prisma, outbox),
     labels,
     now,
     digestKeyOf: createDigestKeys(encryptor.derive("identity-digests")),
-    onSettledMany: events.reviewsSettled,
+    eventOf: reviewSettledEvent,
+    eventsStored: outbox.kick,
     // "Always allow this user": the user id, else the email, goes on the allow list.
     // (A rule of the review queue's: it belongs in review.service.ts, which was being
     // changed elsewhere when the wiring was split.)
     onSettled: async (accountId, settled, { alwaysAllow, by }) => {
-      events.reviewSettled(accountId, settled, by);
       const value = settled.userId ?? settled.email;
       if (!alwaysAllow || !value) return;
       const kind = settled.userId ? "user_id" : "email";

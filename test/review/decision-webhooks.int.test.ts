@@ -225,6 +225,81 @@ describe.each(DB_KINDS)("decision webhooks (%s)", (kind) => {
     }
   });
 
+  it("stores a settlement's and a label's event in their own transaction: no event, no write", async () => {
+    const merchant = await signedInMerchant(t, `outbox-${kind}@example.com`);
+    const backend = await backendOf(t, merchant);
+    await turnOn(merchant, "rule_scraping");
+    await merchant.browser.mutate("webhooks.createEndpoint", {
+      url: receiver.url,
+      events: ["review.approved", "review.denied", "label.created"],
+    });
+    const ids: string[] = [];
+    for (const user of ["o1", "o2"]) {
+      ids.push((await backend.decide({ type: "request", user_agent: BOT, user_id: user })).id);
+    }
+    const [one, two] = ids;
+    const deliveries = (type: string) =>
+      t.prisma.webhookDelivery.findMany({
+        where: { accountId: merchant.accountId, eventType: type },
+      });
+    // The database refuses this account's deliveries, as a crash between the two writes would
+    // leave them unwritten: the settlement or label must not be stored without its event.
+    await t.prisma.$executeRawUnsafe(`
+      CREATE FUNCTION "test_refuse_delivery"() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW."accountId" = '${merchant.accountId}' THEN RAISE EXCEPTION 'refused'; END IF;
+        RETURN NEW;
+      END $$`);
+    await t.prisma.$executeRawUnsafe(`
+      CREATE TRIGGER "test_refuse_delivery" BEFORE INSERT ON "WebhookDelivery"
+      FOR EACH ROW EXECUTE FUNCTION "test_refuse_delivery"()`);
+    try {
+      const settle = await merchant.browser.mutate("review.settle", {
+        id: one,
+        decision: "approve",
+      });
+      expect(settle).toMatchObject({ ok: false, status: 500 });
+      const bulk = await merchant.browser.mutate("review.bulk", { filters: {}, decision: "deny" });
+      expect(bulk).toMatchObject({ ok: false, status: 500 });
+      const label = await merchant.browser.mutate("labels.add", {
+        subject_kind: "screening",
+        subject_id: one,
+        label: "fraud",
+      });
+      expect(label).toMatchObject({ ok: false, status: 500 });
+      const stored = await t.prisma.screening.findMany({ where: { id: { in: ids } } });
+      expect(stored.map((row) => row.reviewStatus)).toEqual([null, null]);
+      expect(await t.prisma.label.count({ where: { subjectId: one } })).toBe(0);
+    } finally {
+      await t.prisma.$executeRawUnsafe(`DROP TRIGGER "test_refuse_delivery" ON "WebhookDelivery"`);
+      await t.prisma.$executeRawUnsafe(`DROP FUNCTION "test_refuse_delivery"()`);
+    }
+
+    // With the database accepting them, the answer comes after the write and its event are
+    // both stored: no waiting for a background write.
+    expect(
+      await merchant.browser.mutate("review.settle", { id: one, decision: "approve" }),
+    ).toMatchObject({ ok: true });
+    expect((await deliveries("review.approved")).map((d) => JSON.parse(d.body).data)).toEqual([
+      { review: expect.objectContaining({ kind: "screening", screening_id: one }) },
+    ]);
+    expect(
+      await merchant.browser.mutate("review.bulk", { filters: {}, decision: "deny" }),
+    ).toMatchObject({ ok: true, data: { settled: 1 } });
+    expect((await deliveries("review.denied")).map((d) => JSON.parse(d.body).data)).toEqual([
+      { review: expect.objectContaining({ screening_id: two, status: "denied" }) },
+    ]);
+    const labelled = await merchant.browser.mutate<{ id: string }>("labels.add", {
+      subject_kind: "screening",
+      subject_id: one,
+      label: "fraud",
+    });
+    expect(labelled).toMatchObject({ ok: true });
+    expect((await deliveries("label.created")).map((d) => JSON.parse(d.body).data)).toEqual([
+      { label: expect.objectContaining({ subject_id: one, label: "fraud" }) },
+    ]);
+  });
+
   it("purges delivered and given-up deliveries past their retention, never pending ones", async () => {
     const merchant = await signedInMerchant(t, `purge-hooks-${kind}@example.com`);
     const backend = await backendOf(t, merchant);

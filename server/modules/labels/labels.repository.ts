@@ -1,4 +1,7 @@
-/** The only code that touches the database for labels (append-only: rows are never updated). */
+/**
+ * The only code that touches the database for labels (append-only: rows are never updated).
+ * A new label and the decision events that report it are stored in one transaction.
+ */
 import type {
   LabelSource,
   LabelSubjectKind,
@@ -6,6 +9,7 @@ import type {
   LabelView,
 } from "../../../shared/schemas/labels.ts";
 import type { PrismaClient } from "../../db/generated/client.ts";
+import type { DecisionEvent, EventOutbox } from "../webhooks/webhooks.types.ts";
 
 type Row = {
   id: string;
@@ -39,25 +43,41 @@ export const toLabelView = (row: Row): LabelView => ({
   created_at: row.createdAt.toISOString(),
 });
 
-export function createLabelsRepository(prisma: PrismaClient) {
+/** The decision events a stored label is reported by (none without an outbox). */
+export type LabelEvents = (label: LabelView) => DecisionEvent[];
+
+export function createLabelsRepository(prisma: PrismaClient, outbox?: EventOutbox) {
   return {
-    async add(accountId: string, label: NewLabel, at: Date): Promise<LabelView> {
-      return toLabelView(
-        await prisma.label.create({ data: { accountId, ...label, createdAt: at } }),
-      );
+    /** Adds the label, and stages its events in the same transaction. */
+    add(accountId: string, label: NewLabel, at: Date, events?: LabelEvents): Promise<LabelView> {
+      return prisma.$transaction(async (tx) => {
+        const view = toLabelView(
+          await tx.label.create({ data: { accountId, ...label, createdAt: at } }),
+        );
+        if (outbox && events) await outbox.stage(tx, accountId, events(view));
+        return view;
+      });
     },
 
-    /** Adds the label unless one with the same sourceRef exists (a redelivered Stripe event). */
-    async addOnce(
+    /**
+     * Adds the label unless one with the same sourceRef exists (a redelivered Stripe event),
+     * and stages its events in the same transaction; null (and no events) when it existed.
+     */
+    addOnce(
       accountId: string,
       label: NewLabel & { sourceRef: string },
       at: Date,
+      events?: LabelEvents,
     ): Promise<LabelView | null> {
-      const rows = await prisma.label.createManyAndReturn({
-        data: [{ accountId, ...label, createdAt: at }],
-        skipDuplicates: true,
+      return prisma.$transaction(async (tx) => {
+        const rows = await tx.label.createManyAndReturn({
+          data: [{ accountId, ...label, createdAt: at }],
+          skipDuplicates: true,
+        });
+        const view = rows[0] ? toLabelView(rows[0]) : null;
+        if (view && outbox && events) await outbox.stage(tx, accountId, events(view));
+        return view;
       });
-      return rows[0] ? toLabelView(rows[0]) : null;
     },
 
     async history(accountId: string, subjectKind: LabelSubjectKind, subjectId: string) {

@@ -12,6 +12,7 @@ import {
   ZLabelSubject,
 } from "../../../shared/schemas/labels.ts";
 import { AppError } from "../../lib/app-error.ts";
+import type { DecisionEvent } from "../webhooks/webhooks.types.ts";
 import type { LabelsRepository } from "./labels.repository.ts";
 
 /** Who set a label: a console user (person) or an API key (api). */
@@ -20,11 +21,15 @@ export type Labeller = { source: Exclude<LabelSource, "stripe">; who: string };
 type Deps = {
   repo: LabelsRepository;
   now: () => Date;
-  /** Told of every new label (decision webhooks listen here). */
-  onLabel?: (accountId: string, label: LabelView) => void;
+  /** The decision event that reports a new label, stored with it (decision webhooks). */
+  eventOf?: (label: LabelView) => DecisionEvent;
+  /** Told after a label and its event are committed (the webhooks worker sends it). */
+  eventsStored?: () => void;
 };
 
-export function createLabelsService({ repo, now, onLabel }: Deps) {
+export function createLabelsService({ repo, now, eventOf, eventsStored }: Deps) {
+  const events = eventOf ? (label: LabelView) => [eventOf(label)] : undefined;
+
   async function assertSubject(accountId: string, subject: LabelSubject) {
     const exists =
       subject.subject_kind === "screening"
@@ -50,8 +55,9 @@ export function createLabelsService({ repo, now, onLabel }: Deps) {
           note: input.note || null,
         },
         now(),
+        events,
       );
-      onLabel?.(accountId, label);
+      eventsStored?.();
       return label;
     },
 
@@ -79,8 +85,9 @@ export function createLabelsService({ repo, now, onLabel }: Deps) {
           sourceRef: `stripe:${eventId}`,
         },
         now(),
+        events,
       );
-      if (label) onLabel?.(accountId, label);
+      if (label) eventsStored?.();
     },
   };
 }

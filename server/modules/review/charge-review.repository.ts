@@ -3,8 +3,11 @@
  * while its "reviewStatus" is 'open' (set by the Stripe ingest when the merchant's rules
  * answered review); the partial index "Transaction_review_open" holds exactly those, oldest
  * charge first. The literal 'open' in each statement lets PostgreSQL match its predicate.
+ * A settle and the decision events that report it are stored in one transaction.
  */
 import { Prisma, type PrismaClient } from "../../db/generated/client.ts";
+import type { EventOutbox } from "../webhooks/webhooks.types.ts";
+import type { SettleEvents } from "./review.repository.ts";
 
 export type ChargeFilters = { rule?: string; before?: Date };
 
@@ -40,7 +43,7 @@ function keysetSql(after?: ChargeKeyset) {
     : Prisma.sql`AND "created" > ${after.createdAbove}`;
 }
 
-export function createChargeReviewRepository(prisma: PrismaClient) {
+export function createChargeReviewRepository(prisma: PrismaClient, outbox?: EventOutbox) {
   return {
     /** Open charges oldest first, after the keyset. */
     open(
@@ -66,31 +69,44 @@ export function createChargeReviewRepository(prisma: PrismaClient) {
       return row?.n ?? 0;
     },
 
-    /** Settles one open charge; null when it is not open. */
-    async settle(accountId: string, chargeId: string, s: Settle): Promise<SettledCharge | null> {
-      const rows = await prisma.$queryRaw<SettledCharge[]>`
-        UPDATE "Transaction" SET "reviewStatus" = ${s.status}, "reviewedAt" = ${s.at},
-          "reviewedBy" = ${s.by}, "reviewNote" = ${s.note}, "updatedAt" = ${s.at}
-        WHERE "chargeId" = ${chargeId} AND ${filterSql(accountId, {})}
-        RETURNING "chargeId" AS "id", NULL::text AS "userId", "email"`;
-      return rows[0] ?? null;
+    /** Settles one open charge, with its events; null when it is not open. */
+    settle(
+      accountId: string,
+      chargeId: string,
+      s: Settle,
+      events?: SettleEvents,
+    ): Promise<SettledCharge | null> {
+      return prisma.$transaction(async (tx) => {
+        const rows = await tx.$queryRaw<SettledCharge[]>`
+          UPDATE "Transaction" SET "reviewStatus" = ${s.status}, "reviewedAt" = ${s.at},
+            "reviewedBy" = ${s.by}, "reviewNote" = ${s.note}, "updatedAt" = ${s.at}
+          WHERE "chargeId" = ${chargeId} AND ${filterSql(accountId, {})}
+          RETURNING "chargeId" AS "id", NULL::text AS "userId", "email"`;
+        if (rows.length > 0 && outbox && events) await outbox.stage(tx, accountId, events(rows));
+        return rows[0] ?? null;
+      });
     },
 
-    /** Settles up to `limit` open charges that match the filters, oldest first. */
+    /** Settles up to `limit` open charges that match the filters, oldest first, with their events. */
     settleMany(
       accountId: string,
       filters: ChargeFilters,
       limit: number,
       s: Settle,
+      events?: SettleEvents,
     ): Promise<SettledCharge[]> {
-      return prisma.$queryRaw<SettledCharge[]>`
-        UPDATE "Transaction" SET "reviewStatus" = ${s.status}, "reviewedAt" = ${s.at},
-          "reviewedBy" = ${s.by}, "reviewNote" = ${s.note}, "updatedAt" = ${s.at}
-        WHERE "accountId" = ${accountId} AND "chargeId" IN (
-          SELECT "chargeId" FROM "Transaction" WHERE ${filterSql(accountId, filters)}
-          ORDER BY "created", "chargeId" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-          AND "reviewStatus" = 'open'
-        RETURNING "chargeId" AS "id", NULL::text AS "userId", "email"`;
+      return prisma.$transaction(async (tx) => {
+        const rows = await tx.$queryRaw<SettledCharge[]>`
+          UPDATE "Transaction" SET "reviewStatus" = ${s.status}, "reviewedAt" = ${s.at},
+            "reviewedBy" = ${s.by}, "reviewNote" = ${s.note}, "updatedAt" = ${s.at}
+          WHERE "accountId" = ${accountId} AND "chargeId" IN (
+            SELECT "chargeId" FROM "Transaction" WHERE ${filterSql(accountId, filters)}
+            ORDER BY "created", "chargeId" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            AND "reviewStatus" = 'open'
+          RETURNING "chargeId" AS "id", NULL::text AS "userId", "email"`;
+        if (rows.length > 0 && outbox && events) await outbox.stage(tx, accountId, events(rows));
+        return rows;
+      });
     },
 
     find(accountId: string, chargeId: string) {

@@ -2,9 +2,11 @@
  * The only code that touches the database for the review queue. Open items are screenings
  * with decision 'review' and no reviewStatus; the partial index "Screening_review_open" holds
  * exactly those, so the queue's first page and its count read only open rows. The literal
- * 'review' in each statement is what lets PostgreSQL match the index's predicate.
+ * 'review' in each statement is what lets PostgreSQL match the index's predicate. A settle and
+ * the decision events that report it are stored in one transaction (the outbox).
  */
 import { Prisma, type PrismaClient } from "../../db/generated/client.ts";
+import type { DecisionEvent, EventOutbox } from "../webhooks/webhooks.types.ts";
 
 export type QueueFilters = { rule?: string; type?: string; before?: Date };
 
@@ -24,6 +26,14 @@ export type OpenRow = {
 /** Where a page starts: after a screening of the queue, or at a time (that time included). */
 export type ScreeningKeyset = { createdAt: Date; id: string } | { createdFrom: Date };
 
+/** An item a settle changed. */
+export type SettledRow = { id: string; userId: string | null; email: string | null };
+
+/** The decision events that report the items a settle changed (none without an outbox). */
+export type SettleEvents = (rows: SettledRow[]) => DecisionEvent[];
+
+type Settle = { status: "approved" | "denied"; at: Date; by: string; note: string | null };
+
 /** One identity of a queued item, hashed as ScreeningIdentity stores it. */
 export type IdentityProbe = { screeningId: string; kind: string; value: string; at: Date };
 
@@ -34,7 +44,7 @@ function filterSql(accountId: string, f: QueueFilters) {
     ${f.before ? Prisma.sql`AND "createdAt" <= ${f.before}` : Prisma.empty}`;
 }
 
-export function createReviewRepository(prisma: PrismaClient) {
+export function createReviewRepository(prisma: PrismaClient, outbox?: EventOutbox) {
   return {
     /** Open items oldest first, after the cursor's (time, id). */
     open(
@@ -88,40 +98,44 @@ export function createReviewRepository(prisma: PrismaClient) {
         GROUP BY p."screeningId", p."kind"`;
     },
 
-    /** Settles one open item; null when it is not open (settled already, or not a review). */
-    async settle(
+    /** Settles one open item, with its events; null when it is not open (settled, or not a review). */
+    settle(
       accountId: string,
       id: string,
-      s: { status: "approved" | "denied"; at: Date; by: string; note: string | null },
-    ): Promise<{ id: string; userId: string | null; email: string | null } | null> {
-      const rows = await prisma.$queryRaw<
-        { id: string; userId: string | null; email: string | null }[]
-      >`
-        UPDATE "Screening" SET "reviewStatus" = ${s.status}, "reviewedAt" = ${s.at},
-          "reviewedBy" = ${s.by}, "reviewNote" = ${s.note}
-        WHERE "id" = ${id} AND ${filterSql(accountId, {})}
-        RETURNING "id", "userId", "email"`;
-      return rows[0] ?? null;
+      s: Settle,
+      events?: SettleEvents,
+    ): Promise<SettledRow | null> {
+      return prisma.$transaction(async (tx) => {
+        const rows = await tx.$queryRaw<SettledRow[]>`
+          UPDATE "Screening" SET "reviewStatus" = ${s.status}, "reviewedAt" = ${s.at},
+            "reviewedBy" = ${s.by}, "reviewNote" = ${s.note}
+          WHERE "id" = ${id} AND ${filterSql(accountId, {})}
+          RETURNING "id", "userId", "email"`;
+        if (rows.length > 0 && outbox && events) await outbox.stage(tx, accountId, events(rows));
+        return rows[0] ?? null;
+      });
     },
 
-    /** Settles up to `limit` open items that match the filters, oldest first. */
-    async settleMany(
+    /** Settles up to `limit` open items that match the filters, oldest first, with their events. */
+    settleMany(
       accountId: string,
       filters: QueueFilters,
       limit: number,
-      s: { status: "approved" | "denied"; at: Date; by: string; note: string | null },
-    ): Promise<{ id: string; userId: string | null; email: string | null }[]> {
-      const rows = await prisma.$queryRaw<
-        { id: string; userId: string | null; email: string | null }[]
-      >`
-        UPDATE "Screening" SET "reviewStatus" = ${s.status}, "reviewedAt" = ${s.at},
-          "reviewedBy" = ${s.by}, "reviewNote" = ${s.note}
-        WHERE "id" IN (
-          SELECT "id" FROM "Screening" WHERE ${filterSql(accountId, filters)}
-          ORDER BY "createdAt", "id" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-          AND "reviewStatus" IS NULL
-        RETURNING "id", "userId", "email"`;
-      return rows;
+      s: Settle,
+      events?: SettleEvents,
+    ): Promise<SettledRow[]> {
+      return prisma.$transaction(async (tx) => {
+        const rows = await tx.$queryRaw<SettledRow[]>`
+          UPDATE "Screening" SET "reviewStatus" = ${s.status}, "reviewedAt" = ${s.at},
+            "reviewedBy" = ${s.by}, "reviewNote" = ${s.note}
+          WHERE "id" IN (
+            SELECT "id" FROM "Screening" WHERE ${filterSql(accountId, filters)}
+            ORDER BY "createdAt", "id" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            AND "reviewStatus" IS NULL
+          RETURNING "id", "userId", "email"`;
+        if (rows.length > 0 && outbox && events) await outbox.stage(tx, accountId, events(rows));
+        return rows;
+      });
     },
 
     find(accountId: string, id: string) {

@@ -21,6 +21,7 @@ import {
 import type { ScreeningRow } from "../../../shared/schemas/screening.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { LabelsService } from "../labels/labels.service.ts";
+import type { DecisionEvent } from "../webhooks/webhooks.types.ts";
 import type { ChargeReviewRepository, OpenCharge } from "./charge-review.repository.ts";
 import {
   decodeCursor,
@@ -29,7 +30,7 @@ import {
   kindsOf,
   mergeOldestFirst,
 } from "./queue-order.ts";
-import type { OpenRow, QueueFilters, ReviewRepository } from "./review.repository.ts";
+import type { OpenRow, QueueFilters, ReviewRepository, SettleEvents } from "./review.repository.ts";
 import { sharedIdentities } from "./shared-identities.ts";
 
 const HOUR_MS = 3_600_000;
@@ -51,9 +52,11 @@ type Deps = {
   now: () => Date;
   /** The account's key for identity digests (screening/identities.ts). */
   digestKeyOf: (accountId: string) => string;
-  /** Told of each settled item after it is stored (allow lists, decision webhooks). */
-  /** Told of the items a bulk action settled, a batch at a time. */
-  onSettledMany?: (accountId: string, settled: Settled[], by: string) => void;
+  /** The decision event that reports a settled item, stored in the settle's transaction. */
+  eventOf?: (settled: Settled, by: string) => DecisionEvent;
+  /** Told after settled items and their events are committed (the webhooks worker sends them). */
+  eventsStored?: () => void;
+  /** Told of each item settled one at a time, after it is stored ("always allow this user"). */
   onSettled?: (
     accountId: string,
     settled: Settled,
@@ -97,8 +100,15 @@ export function createReviewService({
   now,
   digestKeyOf,
   onSettled,
-  onSettledMany,
+  eventOf,
+  eventsStored,
 }: Deps) {
+  /** The events of a settle's rows, stored with them. */
+  const eventsOf =
+    (kind: ReviewKind, status: Settled["status"], by: string): SettleEvents =>
+    (rows) =>
+      eventOf ? rows.map((row) => eventOf({ ...row, kind, status }, by)) : [];
+
   function queueFilters(f: ReviewFilters): QueueFilters {
     return {
       rule: f.rule,
@@ -199,12 +209,12 @@ export function createReviewService({
     async settle(accountId: string, id: string, raw: ReviewDecisionInput, by: string) {
       const input = ZReviewDecisionInput.parse(raw);
       const status = STATUS[input.decision];
-      const settled = await repo.settle(accountId, id, {
-        status,
-        at: now(),
-        by,
-        note: input.note || null,
-      });
+      const settled = await repo.settle(
+        accountId,
+        id,
+        { status, at: now(), by, note: input.note || null },
+        eventsOf("screening", status, by),
+      );
       if (!settled) {
         const row = await repo.find(accountId, id);
         if (!row) throw new AppError("NOT_FOUND", "No such screening in this account.");
@@ -219,6 +229,7 @@ export function createReviewService({
           `Screening ${id} was already ${row.reviewStatus} by ${row.reviewedBy} at ${row.reviewedAt?.toISOString()}.`,
         );
       }
+      eventsStored?.();
       await onSettled?.(
         accountId,
         { ...settled, kind: "screening", status },
@@ -239,12 +250,12 @@ export function createReviewService({
     ): Promise<ChargeReviewDetail> {
       const input = ZReviewDecisionInput.parse(raw);
       const status = STATUS[input.decision];
-      const settled = await charges.settle(accountId, chargeId, {
-        status,
-        at: now(),
-        by,
-        note: input.note || null,
-      });
+      const settled = await charges.settle(
+        accountId,
+        chargeId,
+        { status, at: now(), by, note: input.note || null },
+        eventsOf("charge", status, by),
+      );
       if (!settled) {
         const row = await charges.find(accountId, chargeId);
         if (!row) throw new AppError("NOT_FOUND", "No such charge in this account.");
@@ -256,6 +267,7 @@ export function createReviewService({
           `Charge ${chargeId} was already ${row.reviewStatus} by ${row.reviewedBy} at ${row.reviewedAt?.toISOString()}.`,
         );
       }
+      eventsStored?.();
       await onSettled?.(
         accountId,
         { ...settled, kind: "charge", status },
@@ -283,13 +295,15 @@ export function createReviewService({
       let settled = 0;
       for (const table of tables) {
         for (;;) {
-          const rows = await table.settleMany(accountId, filters, BULK_BATCH, s);
-          settled += rows.length;
-          onSettledMany?.(
+          const rows = await table.settleMany(
             accountId,
-            rows.map((row) => ({ ...row, kind: table.kind, status: s.status })),
-            by,
+            filters,
+            BULK_BATCH,
+            s,
+            eventsOf(table.kind, s.status, by),
           );
+          settled += rows.length;
+          if (rows.length > 0) eventsStored?.();
           if (rows.length < BULK_BATCH) break;
         }
       }

@@ -1,14 +1,47 @@
 /**
  * Where decision events come from: a screening answered block or review, a review settled, a
- * label added. Each is stored for the merchant's endpoints after the decision itself is
- * stored, off the request's path: a failure to store the event is logged and never fails
- * the screening (fail-open, as the architecture states).
+ * label added. A screening's event and a rule's refund are stored for the merchant's
+ * endpoints after the decision itself, off the request's path: a failure to store the event
+ * is logged and never fails the screening (fail-open, as the architecture states). A review
+ * settled and a label added are stored in the same transaction as the write they report
+ * (the review and labels repositories stage them in the outbox): what they say is built here.
  */
 import type { LabelView } from "../../../shared/schemas/labels.ts";
 import type { ScreenEvent, ScreenResult } from "../../../shared/schemas/screening.ts";
 import type { WebhookEventType } from "../../../shared/schemas/webhooks.ts";
 import type { Settled } from "../review/review.service.ts";
 import type { WebhooksService } from "./webhooks.service.ts";
+import type { DecisionEvent } from "./webhooks.types.ts";
+
+/** review.approved / review.denied: the item settled, who settled it, and how. */
+export function reviewSettledEvent(settled: Settled, by: string): DecisionEvent {
+  return {
+    type: settled.status === "approved" ? "review.approved" : "review.denied",
+    data: {
+      review:
+        settled.kind === "charge"
+          ? {
+              kind: "charge",
+              charge_id: settled.id,
+              status: settled.status,
+              by,
+              email: settled.email,
+            }
+          : {
+              kind: "screening",
+              screening_id: settled.id,
+              status: settled.status,
+              by,
+              user_id: settled.userId,
+            },
+    },
+  };
+}
+
+/** label.created: the label as the API shows it. */
+export function labelCreatedEvent(label: LabelView): DecisionEvent {
+  return { type: "label.created", data: { label } };
+}
 
 type Log = { warn(obj: object, msg: string): void };
 type Screener = { screen(accountId: string, event: ScreenEvent): Promise<ScreenResult> };
@@ -21,24 +54,6 @@ export function withDecisionEvents(webhooks: Pick<WebhooksService, "emitMany">, 
   };
   const emit = (accountId: string, type: WebhookEventType, data: unknown) =>
     emitMany(accountId, type, [data]);
-  const reviewData = (settled: Settled, by: string) => ({
-    review:
-      settled.kind === "charge"
-        ? {
-            kind: "charge",
-            charge_id: settled.id,
-            status: settled.status,
-            by,
-            email: settled.email,
-          }
-        : {
-            kind: "screening",
-            screening_id: settled.id,
-            status: settled.status,
-            by,
-            user_id: settled.userId,
-          },
-  });
   return {
     /** The screening service, telling the endpoints of every block and review it answers. */
     screenings<S extends Screener>(service: S): S {
@@ -65,29 +80,6 @@ export function withDecisionEvents(webhooks: Pick<WebhooksService, "emitMany">, 
           return result;
         },
       };
-    },
-
-    reviewSettled(accountId: string, settled: Settled, by: string) {
-      emit(
-        accountId,
-        settled.status === "approved" ? "review.approved" : "review.denied",
-        reviewData(settled, by),
-      );
-    },
-
-    /** A bulk action's settlements, one event each, stored together. */
-    reviewsSettled(accountId: string, settled: readonly Settled[], by: string) {
-      const status = settled[0]?.status;
-      if (!status) return;
-      emitMany(
-        accountId,
-        status === "approved" ? "review.approved" : "review.denied",
-        settled.map((s) => reviewData(s, by)),
-      );
-    },
-
-    labelCreated(accountId: string, label: LabelView) {
-      emit(accountId, "label.created", { label });
     },
 
     /** A rule's refund (or cancelled authorization) went through at Stripe. */

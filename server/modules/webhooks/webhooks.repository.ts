@@ -1,5 +1,7 @@
 /** The only code that touches the database for decision webhook endpoints and deliveries. */
+import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
+import type { DecisionEvent, OutboxDb } from "./webhooks.types.ts";
 
 export type Attempt = { at: string; status: number | null; error: string | null; ms: number };
 
@@ -13,6 +15,37 @@ export type DueDelivery = {
   attempts: number;
   attemptLog: Attempt[];
 };
+
+type Endpoint = { id: string; events: string[] };
+
+/**
+ * The deliveries of `events`: one per endpoint that wants the event's type, each event with
+ * its own id (the same for every endpoint and every retry) and its body as it will be sent.
+ */
+export function deliveryRows(
+  accountId: string,
+  events: readonly DecisionEvent[],
+  endpoints: readonly Endpoint[],
+  at: Date,
+  newEventId = () => `evt_${randomUUID().replaceAll("-", "")}`,
+) {
+  const created = Math.floor(at.getTime() / 1000);
+  return events.flatMap(({ type, data }) => {
+    const wanting = endpoints.filter((endpoint) => endpoint.events.includes(type));
+    if (wanting.length === 0) return [];
+    const eventId = newEventId();
+    const body = JSON.stringify({ id: eventId, type, created, data });
+    return wanting.map((endpoint) => ({
+      accountId,
+      endpointId: endpoint.id,
+      eventId,
+      eventType: type,
+      body,
+      nextAttemptAt: at,
+      createdAt: at,
+    }));
+  });
+}
 
 export function createWebhooksRepository(prisma: PrismaClient) {
   return {
@@ -34,12 +67,24 @@ export function createWebhooksRepository(prisma: PrismaClient) {
       });
     },
 
-    /** The endpoints of the account that want this event type. */
-    subscribed(accountId: string, type: string) {
-      return prisma.webhookEndpoint.findMany({
-        where: { accountId, events: { has: type } },
-        select: { id: true },
+    /**
+     * Stores the deliveries of `events` for the account's endpoints that want them, on `db`:
+     * a transaction's client, to commit them with the write they report. How many it stored.
+     */
+    async stage(
+      accountId: string,
+      events: readonly DecisionEvent[],
+      at: Date,
+      db: OutboxDb = prisma,
+    ): Promise<number> {
+      if (events.length === 0) return 0;
+      const endpoints = await db.webhookEndpoint.findMany({
+        where: { accountId, events: { hasSome: [...new Set(events.map((e) => e.type))] } },
+        select: { id: true, events: true },
       });
+      const rows = deliveryRows(accountId, events, endpoints, at);
+      if (rows.length > 0) await db.webhookDelivery.createMany({ data: rows });
+      return rows.length;
     },
 
     endpointSecret(id: string) {
@@ -51,21 +96,6 @@ export function createWebhooksRepository(prisma: PrismaClient) {
 
     async removeEndpoint(accountId: string, id: string): Promise<boolean> {
       return (await prisma.webhookEndpoint.deleteMany({ where: { accountId, id } })).count > 0;
-    },
-
-    enqueue(
-      rows: {
-        accountId: string;
-        endpointId: string;
-        eventId: string;
-        eventType: string;
-        body: string;
-      }[],
-      now: Date,
-    ) {
-      return prisma.webhookDelivery.createMany({
-        data: rows.map((row) => ({ ...row, nextAttemptAt: now, createdAt: now })),
-      });
     },
 
     /** Leases due deliveries to this worker; SKIP LOCKED lets instances share the table. */

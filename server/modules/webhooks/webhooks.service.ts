@@ -5,7 +5,7 @@
  * signs and posts each one, retrying with the outbox's backoff across restarts, and keeps
  * every attempt for the console. At-least-once: receivers de-duplicate by the event id.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import {
   type WebhookDeliveryView,
   type WebhookEndpointInput,
@@ -21,6 +21,7 @@ import { retryDelayMs } from "../outbox/outbox.service.ts";
 import { endpointProblem } from "./ssrf.ts";
 import type { WebhookSender } from "./webhook-sender.ts";
 import type { Attempt, WebhooksRepository } from "./webhooks.repository.ts";
+import type { EventOutbox } from "./webhooks.types.ts";
 
 const BATCH = 20;
 const LEASE_MS = 60_000;
@@ -141,25 +142,21 @@ export function createWebhooksService({
       type: WebhookEventType,
       data: readonly unknown[],
     ): Promise<void> {
-      if (data.length === 0) return;
-      const endpoints = await repo.subscribed(accountId, type);
-      if (endpoints.length === 0) return;
-      const at = now();
-      const created = Math.floor(at.getTime() / 1000);
-      const rows = data.flatMap((item) => {
-        const eventId = `evt_${randomUUID().replaceAll("-", "")}`;
-        const body = JSON.stringify({ id: eventId, type, created, data: item });
-        return endpoints.map((endpoint) => ({
-          accountId,
-          endpointId: endpoint.id,
-          eventId,
-          eventType: type,
-          body,
-        }));
-      });
-      await repo.enqueue(rows, at);
-      worker.kick();
+      const stored = await repo.stage(
+        accountId,
+        data.map((item) => ({ type, data: item })),
+        now(),
+      );
+      if (stored > 0) worker.kick();
     },
+
+    /** For modules that store an event in the transaction of the write it reports. */
+    outbox: {
+      stage: async (db, accountId, events) => {
+        await repo.stage(accountId, events, now(), db);
+      },
+      kick: () => worker.kick(),
+    } satisfies EventOutbox,
 
     async deliveries(accountId: string): Promise<WebhookDeliveryView[]> {
       const rows = await repo.listDeliveries(accountId, 100);

@@ -278,9 +278,22 @@ describe.each(DB_KINDS)("decision loop (%s)", (kind) => {
     });
     expect(again).toMatchObject({ ok: false, status: 409 });
     expect(JSON.stringify(again)).toContain(`already approved by ${merchant.email}`);
-    // A later event about the charge does not reopen its review.
+    // A later event about the charge does not reopen its review, and keeps how it was settled.
+    const settledAt = clock.now();
     await send(buildEvent("charge.updated", risky, { created: secs() + 5 }));
     expect((await queue(merchant)).items.map((i) => i.id)).toEqual([screening, later.id]);
+    expect(
+      await t.prisma.transaction.findUniqueOrThrow({
+        where: { accountId_chargeId: { accountId: merchant.accountId, chargeId: risky.id } },
+      }),
+    ).toMatchObject({
+      reviewStatus: "approved",
+      reviewedAt: settledAt,
+      reviewedBy: merchant.email,
+      reviewNote: "known buyer",
+      reviewReasons: [expect.objectContaining({ rule: "rule_high_risk", action: "review" })],
+      refunded: false,
+    });
 
     const notReviewed = await merchant.browser.mutate("review.settle", {
       id: calm.id,

@@ -111,6 +111,7 @@ export async function buildApp(
   const services = createServices({
     prisma: database.prisma,
     sql: database.sql,
+    screeningSql: database.screeningSql,
     poolStats: () => database.poolStats(),
     databaseUrl: database.url,
     changes,

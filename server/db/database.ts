@@ -31,6 +31,13 @@ export type Database = {
   applied: string[];
   /** Plain SQL on the same database, for hot paths (see sql-runner.ts). */
   sql: SqlRunner;
+  /**
+   * Plain SQL for the screening path alone (decision 015): on PostgreSQL a small pool whose
+   * commits do not wait for the disk (synchronous_commit off: a commit survives Warden being
+   * killed, and a PostgreSQL crash loses at most its last fraction of a second of screenings,
+   * never a Stripe effect). Embedded: `sql`.
+   */
+  screeningSql: SqlRunner;
   /** The PostgreSQL pool's connections (null when embedded), for the metrics. */
   poolStats(): { total: number; idle: number; waiting: number } | null;
   /** A feed of settings changes: in-process when embedded, LISTEN/NOTIFY on PostgreSQL. */
@@ -74,6 +81,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     adapter,
     applied,
     sql: pgliteRunner(owned),
+    screeningSql: null,
     // Only an in-memory or handed-in PGlite is migrated here: no other process can reach it.
     migrate:
       options.pglite || !options.dataDir
@@ -113,25 +121,35 @@ async function openPostgres(url: string): Promise<Database> {
     ? await migrateInChildProcess({ kind: "postgres", url })
     : [];
   const { PrismaPg } = await import("@prisma/adapter-pg");
-  const pool = new pg.Pool(pgPoolConfig(url));
-  // A connection PostgreSQL ends (failover, restart, pg_terminate_backend) can emit "error"
-  // while checked out with no listener, which would end the process (seen in the fault
-  // suite). With one on every connection, its query fails and the pool drops it instead.
-  pool.on("connect", (client) => client.on("error", () => {}));
-  pool.on("error", () => {});
+  const pool = guarded(new pg.Pool(pgPoolConfig(url)));
+  // Screening batches run one at a time (screening-batches.ts): a few connections suffice.
+  const screeningPool = guarded(
+    new pg.Pool({ ...pgPoolConfig(url, "-c synchronous_commit=off"), max: 4 }),
+  );
   return finishOpen({
     kind: "postgres",
     url,
     adapter: new PrismaPg(pool),
     applied,
-    // The screening hot path shares the pool (and its error handling).
     sql: postgresRunner(pool),
+    screeningSql: postgresRunner(screeningPool),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     openChangeFeed: (log) => createPostgresChangeFeed(url, log),
     async closeDriver() {
-      await pool.end();
+      await Promise.all([pool.end(), screeningPool.end()]);
     },
   });
+}
+
+/**
+ * A connection PostgreSQL ends (failover, restart, pg_terminate_backend) can emit "error"
+ * while checked out with no listener, which would end the process (seen in the fault suite).
+ * With one on every connection, its query fails and the pool drops it instead.
+ */
+function guarded(pool: pg.Pool): pg.Pool {
+  pool.on("connect", (client) => client.on("error", () => {}));
+  pool.on("error", () => {});
+  return pool;
 }
 
 /** One query on a connection of its own, closed afterwards. */
@@ -167,6 +185,8 @@ async function finishOpen(options: {
   /** Migrations already applied by the caller (the migration process). */
   applied: string[];
   sql: SqlRunner;
+  /** null: the same as `sql`. */
+  screeningSql: SqlRunner | null;
   /** Applies pending migrations in this process; absent when the caller has done it. */
   migrate?: () => Promise<string[]>;
   poolStats: Database["poolStats"];
@@ -189,6 +209,7 @@ async function finishOpen(options: {
     prisma,
     applied,
     sql,
+    screeningSql: options.screeningSql ?? sql,
     poolStats,
     openChangeFeed,
     async close() {

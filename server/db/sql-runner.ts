@@ -49,10 +49,11 @@ const pgTypes = {
 
 /**
  * A pool's connection settings: its sessions in UTC, so that `now()` and `CURRENT_TIMESTAMP`
- * written to `timestamp` columns are UTC wall time whatever the server's own time zone.
+ * written to `timestamp` columns are UTC wall time whatever the server's own time zone;
+ * `settings` adds more ("-c name=value ...").
  */
-export function pgPoolConfig(url: string): pg.PoolConfig {
-  return { connectionString: url, options: "-c TimeZone=UTC" };
+export function pgPoolConfig(url: string, settings = ""): pg.PoolConfig {
+  return { connectionString: url, options: `-c TimeZone=UTC ${settings}`.trim() };
 }
 
 export type SqlQuery = <T = Record<string, unknown>>(

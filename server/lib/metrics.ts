@@ -47,6 +47,12 @@ export function createMetrics(sources: {
     buckets: [1, 2, 4, 8, 16, 32, 64],
     registers: [registry],
   });
+  const screeningBatch = new client.Histogram({
+    name: "warden_screening_batch_size",
+    help: "Screenings sharing one count and one insert: more under load",
+    buckets: [1, 2, 4, 8, 16, 32, 64],
+    registers: [registry],
+  });
   new client.Gauge({
     name: "warden_stripe_actions",
     help: "Stripe actions (refunds, cancellations) by state",
@@ -88,6 +94,9 @@ export function createMetrics(sources: {
     screening(decision: string, seconds: number): void {
       screenings.inc({ decision });
       screeningDuration.observe(seconds);
+    },
+    screeningBatch(size: number): void {
+      screeningBatch.observe(size);
     },
   };
 }

@@ -9,8 +9,10 @@ import type { StripeClientFactory } from "../lib/stripe-client.ts";
 
 export type ServiceDeps = {
   prisma: PrismaClient;
-  /** Plain SQL on the same database, for the screening hot path. */
+  /** Plain SQL on the same database, for hot paths. */
   sql: SqlRunner;
+  /** Plain SQL for the screening path (database.ts: commits that do not wait for the disk). */
+  screeningSql: SqlRunner;
   /** The PostgreSQL pool's connections, for the metrics (null when embedded). */
   poolStats: PoolStats;
   /** PostgreSQL's URL: backtest jobs then run in a process of their own (null: in-process). */

@@ -15,6 +15,7 @@ import { warmFeatures } from "../modules/screening/features/index.ts";
 import { createDigestKeys } from "../modules/screening/identities.ts";
 import { createScreeningRepository } from "../modules/screening/screening.repository.ts";
 import { createScreeningService } from "../modules/screening/screening.service.ts";
+import { createScreeningBatches } from "../modules/screening/screening-batches.ts";
 import { createScreeningsService } from "../modules/screening/screenings.service.ts";
 import type { DecisionServices } from "./decisions.ts";
 import type { ServiceDeps } from "./deps.ts";
@@ -29,7 +30,7 @@ export function wireScreening(
   }: Pick<PolicyServices, "policy"> & Pick<DecisionServices, "events"> & { metrics: Metrics },
 ) {
   const { prisma, changes, encryptor, log, now } = deps;
-  const screeningRepo = createScreeningRepository(prisma, deps.sql);
+  const screeningRepo = createScreeningRepository(prisma, deps.screeningSql);
   const digestKeyOf = createDigestKeys(encryptor.derive("identity-digests"));
   const apiKeys = createApiKeysService({
     repo: createApiKeysRepository(prisma),
@@ -54,7 +55,7 @@ export function wireScreening(
     collector,
     screening: events.screenings(
       createScreeningService({
-        repo: screeningRepo,
+        batches: createScreeningBatches(screeningRepo, metrics.screeningBatch),
         policy,
         now,
         signals: collector,

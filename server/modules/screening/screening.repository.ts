@@ -1,18 +1,26 @@
 /**
- * The only code that touches the database for screenings. Before a screening is judged,
- * every number its rules need comes back from one query (countIdentities); after, the
- * screening and its identities are stored by one statement (store). Those two run on plain
- * SQL (the hot path: Prisma's query engine cost more CPU than the queries); the console's
- * reads go through Prisma.
+ * The only code that touches the database for screenings. Screenings are judged in batches
+ * (screening-batches.ts): every number a batch's rules need comes back from one statement
+ * (countBatch), and the batch's screenings and their counting rows are stored by one more
+ * (storeBatch). Both are plain SQL, prepared, with the batch as JSON (screening.sql.ts); the
+ * console's reads go through Prisma.
  */
 
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 import { escapeLike } from "../../db/like.ts";
-import type { SqlQuery, SqlRunner } from "../../db/sql-runner.ts";
+import type { SqlRunner } from "../../db/sql-runner.ts";
 import type { StripeHistory } from "../../engine/types.ts";
 import type { Identities } from "./identities.ts";
 import type { Probe } from "./probes.ts";
+import {
+  COUNT,
+  type CountItem,
+  type CountRow,
+  type HistoryItem,
+  INSERT,
+  type InsertItem,
+} from "./screening.sql.ts";
 
 export type StoredScreening = {
   accountId: string;
@@ -39,156 +47,137 @@ export type StoredScreening = {
 
 export type HistoryQuery = { email: string | null; card: string | null; since: number };
 
-/**
- * SQL and parameters that answer each probe as one column, p0, p1, ... Rows stored before
- * keyed digests (`"keyed"` false) are found by the probe's legacy digest beside its keyed one
- * (an IN keeps the index), and where a count compares digests across rows (distinct users or
- * cards, the event's own left out) a legacy one is turned into its keyed form first, with the
- * account's key (identities.ts), so one person is never counted twice.
- */
-export function probeQuery(
-  accountId: string,
-  probes: readonly Probe[],
-  history: HistoryQuery | null,
-  key: string,
-) {
-  const params: unknown[] = [accountId];
-  const p = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  let keyParam: string | null = null;
-  const keyed = (column: string) => {
-    keyParam ??= p(key);
-    return `CASE WHEN "keyed" THEN ${column} ELSE left(encode(sha256(convert_to(${keyParam} || ':' || ${column}, 'UTF8')), 'hex'), 32) END`;
-  };
-  const either = (column: string, value: string, legacy: string | undefined) =>
-    legacy ? `${column} IN (${p(value)}, ${p(legacy)})` : `${column} = ${p(value)}`;
-  const conditions: string[] = [];
-  const columns = probes.map((probe, i) => {
-    const parts = [
-      `"kind" = ${p(probe.kind)}`,
-      either('"value"', probe.value, probe.legacy),
-      `"at" >= ${p(probe.since)}`,
-    ];
-    if (probe.types) parts.push(`"type" = ANY(${p(probe.types)}::text[])`);
-    if (probe.notBlocked) parts.push(`NOT "blocked"`);
-    if (probe.promo) parts.push(either('"promo"', probe.promo, probe.legacyPromo));
-    if (probe.user) parts.push(either('"userId"', probe.user, probe.legacyUser));
-    const where = parts.join(" AND ");
-    conditions.push(`(${where})`);
-    // Only where digests are compared across rows: an unused key parameter has no type.
-    const compared = () =>
-      probe.measure === "distinctCard" ? keyed('"card"') : keyed('"subject"');
-    const except = probe.except ? ` AND ${compared()} <> ${p(probe.except)}` : "";
-    const aggregate = probe.measure === "count" ? "count(*)" : `count(DISTINCT ${compared()})`;
-    return `${aggregate} FILTER (WHERE ${where}${except})::int AS p${i}`;
-  });
-  if (history) {
-    const match: string[] = [];
-    if (history.email) match.push(`"email" = ${p(history.email)}`);
-    if (history.card) match.push(`"cardFingerprint" = ${p(history.card)}`);
-    const scope = `FROM "Transaction" WHERE "accountId" = $1 AND (${match.join(" OR ") || "false"}) AND "created" >= ${p(history.since)}`;
-    columns.push(
-      `(SELECT count(*) ${scope} AND ("refunded" OR "amountRefunded" > 0))::int AS refunds`,
-    );
-    columns.push(`(SELECT count(*) ${scope} AND "disputed")::int AS disputes`);
+/** One screening's counts as the batch statement answered them. */
+export type Counted = { answers: number[]; history: StripeHistory | null };
+
+/** What a batch asks: per screening, its probes and its Stripe history question. */
+export type CountRequest = {
+  accountId: string;
+  /** The account's digest key, to compare rows stored before keyed digests. */
+  key: string;
+  probes: readonly Probe[];
+  history: HistoryQuery | null;
+};
+
+/** Runs a statement prepared under `name`. */
+export type Run = <T>(name: string, text: string, params: unknown[]) => Promise<T[]>;
+
+/** COUNT's JSON input for a batch: one item per probe, one per history question. */
+export function countInput(requests: readonly CountRequest[]) {
+  const probes: CountItem[] = [];
+  const history: HistoryItem[] = [];
+  for (const [i, r] of requests.entries()) {
+    for (const [n, probe] of r.probes.entries()) {
+      probes.push({
+        i,
+        n,
+        a: r.accountId,
+        k: r.key,
+        kind: probe.kind,
+        v: probe.value,
+        l: probe.legacy ?? null,
+        s: probe.since.toISOString(),
+        t: probe.types ?? null,
+        nb: probe.notBlocked ?? false,
+        p: probe.promo ?? null,
+        lp: probe.legacyPromo ?? null,
+        u: probe.user ?? null,
+        lu: probe.legacyUser ?? null,
+        x: probe.except ?? null,
+        m: probe.measure,
+      });
+    }
+    const h = r.history;
+    if (h) history.push({ i, a: r.accountId, e: h.email, c: h.card, s: h.since });
   }
-  if (columns.length === 0) return null;
-  const from =
-    conditions.length > 0
-      ? ` FROM "ScreeningIdentity" WHERE "accountId" = $1 AND (${conditions.join(" OR ")})`
-      : "";
-  return { sql: `SELECT ${columns.join(", ")}${from}`, params };
+  return { probes, history };
+}
+
+/** COUNT's rows read back per screening of the batch, in order. */
+export function countedOf(requests: readonly CountRequest[], rows: readonly CountRow[]) {
+  const counted: Counted[] = requests.map((r) => ({
+    answers: r.probes.map(() => 0),
+    history: r.history ? { refunds: 0, disputes: 0 } : null,
+  }));
+  for (const row of rows) {
+    const c = counted[row.i];
+    if (!c) continue;
+    const answer = Number(row.answer);
+    if (row.n >= 0) c.answers[row.n] = answer;
+    else if (c.history && row.n === -1) c.history.refunds = answer;
+    else if (c.history) c.history.disputes = answer;
+  }
+  return counted;
+}
+
+/** INSERT's JSON item for one screening. */
+function insertItem(id: string, s: StoredScreening): InsertItem {
+  return {
+    id,
+    accountId: s.accountId,
+    createdAt: s.createdAt.toISOString(),
+    type: s.type,
+    userId: s.userId,
+    email: s.email,
+    ip: s.ip,
+    country: s.country,
+    decision: s.decision,
+    score: s.score,
+    rules: s.rules,
+    reasons: s.reasons,
+    monitored: s.monitored,
+    input: s.input,
+    collectIp: s.collectIp ?? null,
+    signals: s.signals ?? null,
+    unavailable: s.unavailable?.length ? s.unavailable : null,
+    subject: s.identities.subject,
+    user: s.identities.values.user ?? null,
+    card: s.identities.values.card ?? null,
+    promo: s.identities.values.promo ?? null,
+    blocked: s.blocked,
+    ids: Object.entries(s.identities.values) as [string, string][],
+  };
 }
 
 export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) {
-  return {
-    /**
-     * Runs `work` in one transaction holding an advisory lock per key (the event's hashed
-     * identities), so two events about the same identity are counted and stored one after
-     * the other: two trial starts from one device at once cannot both pass.
-     */
-    withLocks<T>(keys: readonly string[], work: (query: SqlQuery) => Promise<T>): Promise<T> {
-      return sql.transaction(async (query) => {
-        // A screening is not money: its commit need not wait for the disk (a crash loses at
-        // most the last few screenings' counts, never a Stripe effect).
-        await query("SET LOCAL synchronous_commit TO OFF");
-        if (keys.length > 0) {
-          await query(
-            "SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS locks",
-            [[...keys]],
-          );
-        }
-        return work(query);
-      });
+  let counted = 0;
+  /**
+   * COUNT is prepared, but the plan PostgreSQL keeps is made from the table as it was (see
+   * stripe-events.repository.ts): it is prepared afresh, under a new name, after 10, 100, ...
+   * 1,000,000 screenings counted, so a plan made on a new install's empty table does not stay.
+   */
+  const countName = (size: number) => {
+    counted += size;
+    return `screen-count-${Math.min(6, Math.floor(Math.log10(counted)))}`;
+  };
+  const prepared: Run = (name, text, params) => sql.prepared(name, text, params);
+
+  const repo = {
+    prepared,
+
+    /** Every probe's answer and Stripe history, for a batch of screenings, in one statement. */
+    async countBatch(run: Run, requests: readonly CountRequest[]): Promise<Counted[]> {
+      const { probes, history } = countInput(requests);
+      if (probes.length === 0 && history.length === 0) return countedOf(requests, []);
+      const rows = await run<CountRow>(countName(requests.length), COUNT, [
+        JSON.stringify(probes),
+        JSON.stringify(history),
+      ]);
+      return countedOf(requests, rows);
     },
 
-    /** Answers to the probes, in order, and the Stripe history when asked. */
-    async countIdentities(
-      accountId: string,
-      probes: readonly Probe[],
-      history: HistoryQuery | null,
-      /** The account's digest key, to compare rows stored before keyed digests. */
-      key: string,
-      query: SqlQuery = sql.query,
-    ): Promise<{ answers: number[]; history: StripeHistory | null }> {
-      const built = probeQuery(accountId, probes, history, key);
-      if (!built) return { answers: [], history: null };
-      const [row] = await query<Record<string, number>>(built.sql, built.params);
-      return {
-        answers: probes.map((_, i) => Number(row?.[`p${i}`] ?? 0)),
-        history: history
-          ? { refunds: Number(row?.refunds ?? 0), disputes: Number(row?.disputes ?? 0) }
-          : null,
-      };
+    /** Stores a batch of screenings and their counting rows in one statement; their ids. */
+    async storeBatch(run: Run, screenings: readonly StoredScreening[]): Promise<string[]> {
+      const ids = screenings.map(() => randomUUID());
+      const items = screenings.map((s, i) => insertItem(ids[i] as string, s));
+      await run("screen-insert", INSERT, [JSON.stringify(items)]);
+      return ids;
     },
 
-    /** Stores the screening and one counting row per identity, in one statement. */
-    async store(screening: StoredScreening, query: SqlQuery = sql.query): Promise<string> {
-      const id = randomUUID();
-      const s = screening;
-      const ids = Object.entries(s.identities.values);
-      const params: unknown[] = [
-        id,
-        s.accountId,
-        s.createdAt,
-        s.type,
-        s.userId,
-        s.email,
-        s.ip,
-        s.country,
-        s.decision,
-        s.score,
-        s.rules,
-        JSON.stringify(s.reasons),
-        JSON.stringify(s.monitored),
-        JSON.stringify(s.input),
-        s.collectIp ?? null,
-        s.signals == null ? null : JSON.stringify(s.signals),
-        s.unavailable?.length ? JSON.stringify(s.unavailable) : null,
-        s.identities.subject,
-        s.identities.values.user ?? null,
-        s.identities.values.card ?? null,
-        s.identities.values.promo ?? null,
-        s.blocked,
-      ];
-      const rows = ids.map(([kind, value]) => {
-        params.push(kind, value);
-        const k = params.length - 1;
-        return `($2, $1, $${k}, $${k + 1}, $4, $3, $18, $19, $20, $21, $22, true)`;
-      });
-      const insertScreening = `INSERT INTO "Screening" ("id", "accountId", "createdAt", "type", "userId", "email", "ip", "country", "decision", "score", "rules", "reasons", "monitored", "input", "collectIp", "signals", "unavailable")
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text[], $12::jsonb, $13::jsonb, $14::jsonb, $15, $16::jsonb, $17::jsonb)`;
-      const text =
-        rows.length === 0
-          ? insertScreening
-          : `WITH s AS (${insertScreening})
-             INSERT INTO "ScreeningIdentity" ("accountId", "screeningId", "kind", "value", "type", "at", "subject", "userId", "card", "promo", "blocked", "keyed")
-             VALUES ${rows.join(", ")}`;
-      // Without identity rows the statement uses only the screening's own parameters.
-      await query(text, rows.length === 0 ? params.slice(0, 17) : params);
-      return id;
+    /** Stores one screening (tests, and anything outside the batch path). */
+    async store(screening: StoredScreening): Promise<string> {
+      const [id] = await repo.storeBatch(prepared, [screening]);
+      return id as string;
     },
 
     /** One page of the account's screenings, newest first, after the cursor's (time, id). */
@@ -255,6 +244,7 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
       return { screenings: screenings.count, identities: identities.count };
     },
   };
+  return repo;
 }
 
 export type ScreeningRepository = ReturnType<typeof createScreeningRepository>;

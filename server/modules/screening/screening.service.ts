@@ -2,21 +2,22 @@
  * Screening: a merchant's backend asks before a signup, trial, promo, referral, checkout or
  * request. The policy comes from the cache; the features come from screening-inputs.ts
  * (normalized email, IP country and network, timezone fit, bot, email randomness; never a
- * throw) and are counted by one query; the pure engine decides; the screening is stored (it feeds the next one's counts)
- * before the answer goes back.
+ * throw); counting, judging by the pure engine and storing happen in batches with the
+ * screenings that arrive meanwhile (screening-batches.ts), and the answer goes back once the
+ * screening is committed (it feeds the next one's counts).
  */
 import type { ScreenEvent, ScreenResult } from "../../../shared/schemas/screening.ts";
 import { evaluate } from "../../engine/evaluate.ts";
 import type { Consumed } from "../collector/collector.service.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
 import { countsOf } from "./probes.ts";
-import type { ScreeningRepository } from "./screening.repository.ts";
+import type { StoredScreening } from "./screening.repository.ts";
+import type { ScreeningBatches } from "./screening-batches.ts";
 import { screeningInputs } from "./screening-inputs.ts";
 
-const SERIALIZED = new Set(["signup", "trial_start", "promo_redemption", "referral", "checkout"]);
-
 type Deps = {
-  repo: ScreeningRepository;
+  /** Counts, judges and stores screenings in batches (screening-batches.ts). */
+  batches: ScreeningBatches;
   policy: PolicyService;
   now: () => Date;
   /** Takes a browser collector token's signals, once (collector.service.ts). */
@@ -27,7 +28,14 @@ type Deps = {
   observe?: (decision: string, seconds: number) => void;
 };
 
-export function createScreeningService({ repo, policy, now, signals, digestKeyOf, observe }: Deps) {
+export function createScreeningService({
+  batches,
+  policy,
+  now,
+  signals,
+  digestKeyOf,
+  observe,
+}: Deps) {
   return {
     async screen(accountId: string, event: ScreenEvent): Promise<ScreenResult> {
       const started = performance.now();
@@ -44,17 +52,21 @@ export function createScreeningService({ repo, policy, now, signals, digestKeyOf
         key,
         collected?.signals ?? null,
       );
-      const judgeAndStore = async (db?: Parameters<typeof repo.store>[1]) => {
-        const counted = await repo.countIdentities(accountId, probes, history, key, db);
-        const evaluation = evaluate(subject, loaded, {
-          ...features,
-          counts: countsOf(probes, counted.answers),
-          stripeHistory: counted.history,
-        });
-        const score = evaluation.score ?? 0;
-        const { signals: _signals, ...input } = event;
-        const id = await repo.store(
-          {
+      const { signals: _signals, ...input } = event;
+      const { id, evaluation, score } = await batches({
+        accountId,
+        key,
+        probes,
+        history,
+        ids,
+        judge(counted) {
+          const evaluation = evaluate(subject, loaded, {
+            ...features,
+            counts: countsOf(probes, counted.answers),
+            stripeHistory: counted.history,
+          });
+          const score = evaluation.score ?? 0;
+          const row: StoredScreening = {
             accountId,
             createdAt: at,
             type: subject.type,
@@ -73,19 +85,10 @@ export function createScreeningService({ repo, policy, now, signals, digestKeyOf
             unavailable,
             blocked: evaluation.decision === "block",
             identities: ids,
-          },
-          db,
-        );
-        return { id, evaluation, score };
-      };
-      // Events that claim something once (a trial, a promo, an account) are judged one at a
-      // time per identity; high-volume requests and logins are not worth the lock.
-      const { id, evaluation, score } = SERIALIZED.has(subject.type)
-        ? await repo.withLocks(
-            Object.entries(ids.values).map(([kind, value]) => `${accountId}:${kind}:${value}`),
-            judgeAndStore,
-          )
-        : await judgeAndStore();
+          };
+          return { row, result: (id: string) => ({ id, evaluation, score }) };
+        },
+      });
       const tookMs = performance.now() - started;
       observe?.(evaluation.decision, tookMs / 1000);
       return {

@@ -1,0 +1,159 @@
+/**
+ * Screenings judged in batches on both databases: screenings sent at once share one batch and
+ * each is counted with the ones before it (plain counts, in arrival order, blocked ones left
+ * out where asked); one with a distinct count over an identity already in the batch waits for
+ * the next batch; every screening answered is stored.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DB_KINDS, openTestDatabase } from "../../../test/helpers/databases.ts";
+import type { Database } from "../../db/database.ts";
+import { type Identities, type IdentityKind, identitiesOf } from "./identities.ts";
+import type { Probe } from "./probes.ts";
+import { createScreeningRepository, type StoredScreening } from "./screening.repository.ts";
+import { createScreeningBatches, type Pending } from "./screening-batches.ts";
+
+const KEY = "k".repeat(64);
+const HOUR = 3_600_000;
+
+describe.each(DB_KINDS)("screening batches (%s)", (kind) => {
+  let db: Database;
+  let accountId = "";
+  let sizes: number[] = [];
+  let batches: ReturnType<typeof createScreeningBatches>;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(kind);
+    accountId = (await db.prisma.account.create({ data: {} })).id;
+    const repo = createScreeningRepository(db.prisma, db.screeningSql);
+    batches = createScreeningBatches(repo, (size) => sizes.push(size));
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  /** A screening from `ip` on `device` by `user`, probing one identity; blocked from `limit`. */
+  function screening(
+    at: Date,
+    who: { ip: string; device: string; user: string },
+    probe: { kind: IdentityKind; measure: Probe["measure"]; notBlocked?: boolean },
+    limit = Number.POSITIVE_INFINITY,
+  ): Pending<{ id: string; answer: number }> {
+    const ids: Identities = identitiesOf(
+      { type: "request", userId: who.user, email: null, ip: who.ip, deviceId: who.device } as never,
+      { normalizedEmail: null, ipKey: who.ip, subnetKey: null, disposable: false },
+      KEY,
+    );
+    const value = ids.values[probe.kind] as string;
+    const probes: Probe[] = [
+      {
+        name: "requestsLastMinute.ip",
+        kind: probe.kind,
+        value,
+        legacy: ids.legacy[probe.kind],
+        since: new Date(at.getTime() - HOUR),
+        types: ["request"],
+        measure: probe.measure,
+        notBlocked: probe.notBlocked,
+        except: probe.measure === "count" ? undefined : ids.subject,
+      },
+    ];
+    return {
+      accountId,
+      key: KEY,
+      probes,
+      history: null,
+      ids,
+      judge(counted) {
+        const answer = counted.answers[0] ?? -1;
+        const blocked = answer >= limit;
+        const row: StoredScreening = {
+          accountId,
+          createdAt: at,
+          type: "request",
+          userId: who.user,
+          email: null,
+          ip: who.ip,
+          country: null,
+          decision: blocked ? "block" : "allow",
+          score: 0,
+          rules: [],
+          reasons: [],
+          monitored: [],
+          input: { type: "request" },
+          blocked,
+          identities: ids,
+        };
+        return { row, result: (id: string) => ({ id, answer }) };
+      },
+    };
+  }
+
+  it("counts each screening of one batch with the ones before it, and stores them all", async () => {
+    sizes = [];
+    const at = new Date();
+    const sent = Array.from({ length: 10 }, (_, i) =>
+      batches(
+        screening(
+          at,
+          { ip: "198.51.100.1", device: `d-${i}`, user: `u-${i}` },
+          { kind: "ip", measure: "count" },
+        ),
+      ),
+    );
+    const answered = await Promise.all(sent);
+    expect(answered.map((a) => a.answer)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(sizes).toEqual([10]);
+    const stored = await db.prisma.screening.count({
+      where: { id: { in: answered.map((a) => a.id) } },
+    });
+    expect(stored).toBe(10);
+    // The next batch reads them from the database.
+    const next = await batches(
+      screening(
+        at,
+        { ip: "198.51.100.1", device: "d-x", user: "u-x" },
+        { kind: "ip", measure: "count" },
+      ),
+    );
+    expect(next.answer).toBe(10);
+  });
+
+  it("leaves blocked screenings of the batch out of a not-blocked count", async () => {
+    sizes = [];
+    const at = new Date();
+    const answered = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        batches(
+          screening(
+            at,
+            { ip: "198.51.100.2", device: `e-${i}`, user: `v-${i}` },
+            { kind: "ip", measure: "count", notBlocked: true },
+            2,
+          ),
+        ),
+      ),
+    );
+    // The first two are allowed; from the third on each is blocked and so not counted.
+    expect(answered.map((a) => a.answer)).toEqual([0, 1, 2, 2, 2]);
+    expect(sizes).toEqual([5]);
+  });
+
+  it("sends a distinct count over an identity already in the batch to the next batch", async () => {
+    sizes = [];
+    const at = new Date();
+    const answered = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        batches(
+          screening(
+            at,
+            { ip: `203.0.113.${i}`, device: "shared-device", user: `w-${i}` },
+            { kind: "device", measure: "distinctSubject" },
+          ),
+        ),
+      ),
+    );
+    // Other users on the device before each: exact, one batch each.
+    expect(answered.map((a) => a.answer)).toEqual([0, 1, 2, 3]);
+    expect(sizes).toEqual([1, 1, 1, 1]);
+  });
+});

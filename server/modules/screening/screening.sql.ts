@@ -1,0 +1,139 @@
+/**
+ * The SQL text of the screening path (decision 015), apart from the code that runs it
+ * (screening.repository.ts): one statement counts every probe of a batch of screenings, one
+ * stores a batch of screenings with their counting rows. Both take their batch as JSON, so
+ * each is one prepared statement whatever the batch holds: parsed and planned once per
+ * connection, one round trip, and for the write one commit, for many screenings.
+ */
+
+/** One probe of one screening in a batch, as COUNT reads it (short keys: it is sent often). */
+export type CountItem = {
+  /** The screening's place in the batch and the probe's place in it. */
+  i: number;
+  n: number;
+  /** Account, and its digest key (to compare rows stored before keyed digests). */
+  a: string;
+  k: string;
+  kind: string;
+  /** The keyed digest, and the same identity's legacy one. */
+  v: string;
+  l: string | null;
+  /** The window's start, ISO UTC. */
+  s: string;
+  t: readonly string[] | null;
+  nb: boolean;
+  p: string | null;
+  lp: string | null;
+  u: string | null;
+  lu: string | null;
+  x: string | null;
+  m: "count" | "distinctSubject" | "distinctCard";
+};
+
+/** One screening's Stripe history question (refunds and disputes on its email or card). */
+export type HistoryItem = { i: number; a: string; e: string | null; c: string | null; s: number };
+
+/** COUNT's answers: probe n of screening i; n -1 refunds, -2 disputes. */
+export type CountRow = { i: number; n: number; answer: number };
+
+/**
+ * Every probe's answer, as probes.ts defines them: rows of the identity (by its keyed or its
+ * legacy digest) in the window, of the types asked, not blocked if asked, of the promo or
+ * referrer asked; counted, or their distinct users or cards, the event's own left out. A
+ * legacy row's user or card digest is turned into its keyed form first (identities.ts), so
+ * one person is never counted twice. An index scan per probe (accountId, kind, value, ...).
+ */
+export const COUNT = `
+  SELECT p.i, p.n, c.answer
+  FROM jsonb_to_recordset($1::jsonb) AS p(i int, n int, a text, k text, kind text, v text, l text,
+    s timestamp, t text[], nb boolean, p text, lp text, u text, lu text, x text, m text)
+  CROSS JOIN LATERAL (
+    SELECT (CASE WHEN p.m = 'count' THEN count(*) FILTER (WHERE p.x IS NULL OR d.cmp <> p.x)
+      ELSE count(DISTINCT d.cmp) FILTER (WHERE p.x IS NULL OR d.cmp <> p.x) END)::int AS answer
+    FROM (
+      SELECT CASE
+        WHEN p.m = 'count' AND p.x IS NULL THEN NULL
+        WHEN si."keyed" THEN (CASE WHEN p.m = 'distinctCard' THEN si."card" ELSE si."subject" END)
+        ELSE left(encode(sha256(convert_to(p.k || ':' ||
+          (CASE WHEN p.m = 'distinctCard' THEN si."card" ELSE si."subject" END), 'UTF8')), 'hex'), 32)
+        END AS cmp
+      FROM (
+        -- The keyed digest, then the legacy one: two index lookups on (accountId, kind, value),
+        -- where one "value = ANY (ARRAY[keyed, legacy])" left value out of the index condition.
+        SELECT * FROM "ScreeningIdentity" k
+        WHERE k."accountId" = p.a AND k."kind" = p.kind AND k."value" = p.v AND k."at" >= p.s
+        UNION ALL
+        SELECT * FROM "ScreeningIdentity" o
+        WHERE p.l IS NOT NULL AND o."accountId" = p.a AND o."kind" = p.kind AND o."value" = p.l
+          AND o."at" >= p.s
+      ) AS si
+      WHERE (p.t IS NULL OR si."type" = ANY (p.t))
+        AND (NOT p.nb OR NOT si."blocked")
+        AND (p.p IS NULL OR si."promo" = ANY (ARRAY[p.p, p.lp]))
+        AND (p.u IS NULL OR si."userId" = ANY (ARRAY[p.u, p.lu]))
+    ) AS d
+  ) AS c
+  UNION ALL
+  SELECT h.i, q.n, q.answer
+  FROM jsonb_to_recordset($2::jsonb) AS h(i int, a text, e text, c text, s int)
+  CROSS JOIN LATERAL (
+    SELECT count(*) FILTER (WHERE t."refunded" OR t."amountRefunded" > 0)::int AS refunds,
+      count(*) FILTER (WHERE t."disputed")::int AS disputes
+    FROM "Transaction" t
+    WHERE t."accountId" = h.a AND t."created" >= h.s AND t."chargeId" IN (
+      SELECT e."chargeId" FROM "Transaction" e WHERE e."accountId" = h.a AND e."email" = h.e
+      UNION
+      SELECT c."chargeId" FROM "Transaction" c
+      WHERE c."accountId" = h.a AND c."cardFingerprint" = h.c)
+  ) AS r
+  CROSS JOIN LATERAL (VALUES (-1, r.refunds), (-2, r.disputes)) AS q(n, answer)`;
+
+/** One screening as INSERT stores it, with its counting rows. */
+export type InsertItem = {
+  id: string;
+  accountId: string;
+  createdAt: string;
+  type: string;
+  userId: string | null;
+  email: string | null;
+  ip: string | null;
+  country: string | null;
+  decision: string;
+  score: number;
+  rules: readonly string[];
+  reasons: unknown;
+  monitored: unknown;
+  input: unknown;
+  collectIp: string | null;
+  signals: unknown;
+  unavailable: unknown;
+  subject: string | null;
+  user: string | null;
+  card: string | null;
+  promo: string | null;
+  blocked: boolean;
+  /** [kind, keyed digest] per identity. */
+  ids: readonly (readonly [string, string])[];
+};
+
+/** A batch of screenings and their counting rows, in one statement (so one commit). */
+export const INSERT = `
+  WITH x AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, "accountId" text,
+      "createdAt" timestamp, type text, "userId" text, email text, ip text, country text,
+      decision text, score int, rules text[], reasons jsonb, monitored jsonb, input jsonb,
+      "collectIp" text, signals jsonb, unavailable jsonb, subject text, "user" text, card text,
+      promo text, blocked boolean, ids jsonb)
+  ), s AS (
+    INSERT INTO "Screening" ("id", "accountId", "createdAt", "type", "userId", "email", "ip",
+      "country", "decision", "score", "rules", "reasons", "monitored", "input", "collectIp",
+      "signals", "unavailable")
+    SELECT id, "accountId", "createdAt", type, "userId", email, ip, country, decision, score,
+      rules, reasons, monitored, input, "collectIp", signals, unavailable
+    FROM x
+  )
+  INSERT INTO "ScreeningIdentity" ("accountId", "screeningId", "kind", "value", "type", "at",
+    "subject", "userId", "card", "promo", "blocked", "keyed")
+  SELECT x."accountId", x.id, pair ->> 0, pair ->> 1, x.type, x."createdAt", x.subject,
+    x."user", x.card, x.promo, x.blocked, true
+  FROM x CROSS JOIN LATERAL jsonb_array_elements(x.ids) AS pair`;

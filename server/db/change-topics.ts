@@ -9,4 +9,6 @@ export const TOPICS = {
   settings: "settings",
   /** An account's API keys changed: drop cached key lookups. */
   apiKeys: "api-keys",
+  /** An account's decision webhook endpoints changed: drop its cached subscriptions. */
+  webhooks: "webhooks",
 } as const;

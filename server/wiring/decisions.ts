@@ -20,12 +20,13 @@ import type { ServiceDeps } from "./deps.ts";
 import type { PolicyServices } from "./policy.ts";
 
 export function wireDecisions(
-  { prisma, encryptor, webhooksAllowPrivate, log, now }: ServiceDeps,
+  { prisma, changes, encryptor, webhooksAllowPrivate, log, now }: ServiceDeps,
   { allowList }: Pick<PolicyServices, "allowList">,
 ) {
   const allowPrivate = webhooksAllowPrivate ?? false;
   const webhooks = createWebhooksService({
     repo: createWebhooksRepository(prisma),
+    changes,
     encryptor,
     send: createWebhookSender({ allowPrivate }),
     allowPrivate,

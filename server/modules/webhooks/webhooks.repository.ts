@@ -87,6 +87,15 @@ export function createWebhooksRepository(prisma: PrismaClient) {
       return rows.length;
     },
 
+    /** The event types any of the account's endpoints subscribe to. */
+    async subscribedTypes(accountId: string): Promise<string[]> {
+      const rows = await prisma.webhookEndpoint.findMany({
+        where: { accountId },
+        select: { events: true },
+      });
+      return [...new Set(rows.flatMap((row) => row.events))];
+    },
+
     endpointSecret(id: string) {
       return prisma.webhookEndpoint.findUnique({
         where: { id },

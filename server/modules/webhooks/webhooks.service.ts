@@ -14,11 +14,13 @@ import {
   ZWebhookEndpointInput,
 } from "../../../shared/schemas/webhooks.ts";
 import { signatureHeader } from "../../../shared/webhook-signature.ts";
+import type { ChangeFeed } from "../../db/change-feed.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { createBackgroundWorker } from "../../lib/background-worker.ts";
 import type { Encryptor } from "../../lib/encryption.ts";
 import { retryDelayMs } from "../outbox/outbox.service.ts";
 import { endpointProblem } from "./ssrf.ts";
+import { createSubscriptions } from "./subscriptions.ts";
 import type { WebhookSender } from "./webhook-sender.ts";
 import type { Attempt, WebhooksRepository } from "./webhooks.repository.ts";
 import type { EventOutbox } from "./webhooks.types.ts";
@@ -30,6 +32,8 @@ const MAX_ATTEMPTS = 8;
 
 type Deps = {
   repo: WebhooksRepository;
+  /** Announces endpoint changes to every instance (cached subscriptions). */
+  changes: ChangeFeed;
   encryptor: Encryptor;
   send: WebhookSender;
   allowPrivate: boolean;
@@ -42,6 +46,7 @@ const sealFor = (accountId: string) => `webhook-secret:${accountId}`;
 
 export function createWebhooksService({
   repo,
+  changes,
   encryptor,
   send,
   allowPrivate,
@@ -49,6 +54,7 @@ export function createWebhooksService({
   log,
   pollMs = POLL_MS,
 }: Deps) {
+  const subscriptions = createSubscriptions(repo.subscribedTypes, changes, now);
   async function deliverOne(delivery: Awaited<ReturnType<WebhooksRepository["claimDue"]>>[number]) {
     const endpoint = await repo.endpointSecret(delivery.endpointId);
     if (!endpoint) return;
@@ -119,6 +125,7 @@ export function createWebhooksService({
         secretCipher: encryptor.seal(secret, sealFor(accountId)),
         createdAt: now(),
       });
+      subscriptions.changed(accountId);
       return { ...endpointView(row), secret };
     },
 
@@ -129,6 +136,7 @@ export function createWebhooksService({
     async removeEndpoint(accountId: string, id: string) {
       if (!(await repo.removeEndpoint(accountId, id)))
         throw new AppError("NOT_FOUND", "No such webhook endpoint in this account.");
+      subscriptions.changed(accountId);
     },
 
     /** Stores the event for every endpoint that wants it; the worker sends it right after. */
@@ -142,6 +150,8 @@ export function createWebhooksService({
       type: WebhookEventType,
       data: readonly unknown[],
     ): Promise<void> {
+      // Most accounts want no event of most types: then no query at all.
+      if (data.length === 0 || !(await subscriptions.wants(accountId, type))) return;
       const stored = await repo.stage(
         accountId,
         data.map((item) => ({ type, data: item })),

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import { chooseLogFormat, maskEmail, prettyMessage, REDACT } from "./logger.ts";
+import { chooseLogFormat, maskEmail, newRequestId, prettyMessage, REDACT } from "./logger.ts";
 
 describe("chooseLogFormat", () => {
   it.each([
@@ -73,5 +73,14 @@ describe("REDACT", () => {
       accountId: "acct_1",
     });
     expect(out).not.toMatch(/hunter2|sk_test_123|bob@|shop@|carol@/);
+  });
+});
+
+describe("newRequestId", () => {
+  it("gives 16 hex characters, none twice, across refills of its random pool", () => {
+    // 4 KiB of random bytes serve 512 ids: 2,000 cross three refills.
+    const ids = Array.from({ length: 2000 }, () => newRequestId());
+    expect(ids.every((id) => /^[0-9a-f]{16}$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });

@@ -1,7 +1,7 @@
 /** The three loads bench:screen gives one URL: flat out, autocannon at --rate, paced at --rate. */
 import { sleep } from "../../lib/bench-process.ts";
 import { progressBar } from "../../lib/progress.ts";
-import { withCpu } from "../machine.ts";
+import { memoryMb, withCpu } from "../machine.ts";
 import { type PacedResult, pacedLoad } from "../paced-load.ts";
 import { type CannonSummary, cannon } from "./cannon.ts";
 import type { Headers } from "./fill.ts";
@@ -13,6 +13,8 @@ export type Loads = {
   paced: PacedResult;
   /** The server process's CPU use during each load (100 = one core busy). */
   serverCpuPercent: { max: number; rate: number; paced: number };
+  /** The server process's resident memory after the loads, and its peak (fill included). */
+  serverMemoryMb: { rssMb: number; peakMb: number } | null;
 };
 
 async function paced(label: string, url: string, headers: Headers, body: () => string) {
@@ -71,5 +73,6 @@ export async function loads(
     rate,
     paced: steady,
     serverCpuPercent: { max: maxCpu, rate: rateCpu, paced: pacedCpu },
+    serverMemoryMb: memoryMb(pid),
   };
 }

@@ -8,20 +8,23 @@ const pair = (p50: number, p99: number) => `${ms(p50)} / ${ms(p99)}`;
 
 /** The Markdown table: one row a database, then the bare route. */
 export function screenTable(bare: Loads, runs: WardenRun[]): string {
+  const at = options.rate.toLocaleString("en-US");
   const rows = [
-    "| database | max req/s | bare route req/s | ratio | p50 / p99 at 1,000 req/s offered, paced | answered req/s, paced | p50 / p99 at 1,000 req/s, autocannon | errors |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    `| database | max req/s | bare route req/s | ratio | p50 / p99 at ${at} req/s offered, paced | answered req/s, paced | p50 / p99 at ${at} req/s, autocannon | server RSS peak | errors |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
+  const rss = (loads: Loads) =>
+    loads.serverMemoryMb ? `${loads.serverMemoryMb.peakMb.toFixed(0)} MB` : "";
   for (const run of runs) {
     rows.push(
       `| ${databaseLabel(run.database)} | ${run.max.requestsPerSecond.toFixed(0)} | ` +
         `${bare.max.requestsPerSecond.toFixed(0)} | ${((run.max.requestsPerSecond / bare.max.requestsPerSecond) * 100).toFixed(1)} % | ` +
-        `${pair(run.paced.p50, run.paced.p99)} | ${run.paced.achieved.toFixed(0)} | ${pair(run.rate.latency.p50, run.rate.latency.p99)} | ${run.errors} |`,
+        `${pair(run.paced.p50, run.paced.p99)} | ${run.paced.achieved.toFixed(0)} | ${pair(run.rate.latency.p50, run.rate.latency.p99)} | ${rss(run)} | ${run.errors} |`,
     );
   }
   rows.push(
     `| (bare route) | ${bare.max.requestsPerSecond.toFixed(0)} | | | ${pair(bare.paced.p50, bare.paced.p99)} | ${bare.paced.achieved.toFixed(0)} | ` +
-      `${pair(bare.rate.latency.p50, bare.rate.latency.p99)} | ${bare.max.non2xx + bare.rate.non2xx + bare.paced.non2xx} |`,
+      `${pair(bare.rate.latency.p50, bare.rate.latency.p99)} | ${rss(bare)} | ${bare.max.non2xx + bare.rate.non2xx + bare.paced.non2xx} |`,
   );
   return rows.join("\n");
 }

@@ -10,11 +10,13 @@ const pair = (p50: number, p99: number) => `${ms(p50)} / ${ms(p99)}`;
 export function screenTable(bare: Loads, runs: WardenRun[]): string {
   const at = options.rate.toLocaleString("en-US");
   const rows = [
-    `| database | max req/s | bare route req/s | ratio | p50 / p99 at ${at} req/s offered, paced | answered req/s, paced | p50 / p99 at ${at} req/s, autocannon | server RSS peak | errors |`,
+    `| database | max req/s | bare route req/s | ratio | p50 / p99 at ${at} req/s offered, paced | answered req/s, paced | p50 / p99 at ${at} req/s, autocannon | server RSS after the loads (peak since start) | errors |`,
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   const rss = (loads: Loads) =>
-    loads.serverMemoryMb ? `${loads.serverMemoryMb.peakMb.toFixed(0)} MB` : "";
+    loads.serverMemoryMb
+      ? `${loads.serverMemoryMb.rssMb.toFixed(0)} MB (${loads.serverMemoryMb.peakMb.toFixed(0)} MB)`
+      : "";
   for (const run of runs) {
     rows.push(
       `| ${databaseLabel(run.database)} | ${run.max.requestsPerSecond.toFixed(0)} | ` +

@@ -5,7 +5,7 @@
  * schema's, and a wrong event type does not compile.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -43,6 +43,11 @@ describe("warden/client packed as an npm tarball", () => {
     const { stdout } = await run("npm", ["ls", "--all", "--parseable"], { cwd: project });
     // Nothing but the client itself: it installs where no registry is reachable.
     expect(stdout.trim().split("\n").slice(1)).toEqual([join(project, "node_modules/warden")]);
+    // Its README says why the default timeout is what the code says it is.
+    const code = await readFile(join(ROOT, "sdk/client/index.ts"), "utf8");
+    const defaultMs = /timeoutMs = (\d+)/.exec(code)?.[1];
+    const readme = await readFile(join(project, "node_modules/warden/README.md"), "utf8");
+    expect(readme).toContain(`## Why the timeout is ${defaultMs} ms`);
   }, 120_000);
 
   it("screens from plain Node in the merchant's project", async () => {

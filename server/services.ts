@@ -31,7 +31,7 @@ export function createServices(deps: ServiceDeps) {
   });
   const stripe = wireStripe(deps, { ...policy, ...decisions, actionsRepo, metrics });
   const { screeningRepo, ...screening } = wireScreening(deps, { ...policy, ...decisions, metrics });
-  const { events: _events, ...decided } = decisions;
+  const { events: _events, digestKeyOf: _digestKeyOf, ...decided } = decisions;
 
   return {
     ...accounts,

@@ -24,6 +24,9 @@ export function wireDecisions(
   { allowList }: Pick<PolicyServices, "allowList">,
 ) {
   const allowPrivate = webhooksAllowPrivate ?? false;
+  // Each account's key for identity digests (decision 013): the review queue's shared
+  // identities and screening's counting rows must hash alike, so both take this one.
+  const digestKeyOf = createDigestKeys(encryptor.derive("identity-digests"));
   const webhooks = createWebhooksService({
     repo: createWebhooksRepository(prisma),
     changes,
@@ -47,7 +50,7 @@ export function wireDecisions(
     charges: createChargeReviewRepository(prisma, outbox),
     labels,
     now,
-    digestKeyOf: createDigestKeys(encryptor.derive("identity-digests")),
+    digestKeyOf,
     eventOf: reviewSettledEvent,
     eventsStored: outbox.kick,
     // "Always allow this user": the user id, else the email, goes on the allow list.
@@ -60,7 +63,7 @@ export function wireDecisions(
       await allowList.add(accountId, { kind, value, note: "approved in review" }, by);
     },
   });
-  return { webhooks, events, labels, review };
+  return { webhooks, events, labels, review, digestKeyOf };
 }
 
 export type DecisionServices = ReturnType<typeof wireDecisions>;

@@ -12,7 +12,6 @@ import { backtestInChildProcess } from "../modules/backtest/backtest-child.ts";
 import { createCollectorService, TOKENS_PER_KEY } from "../modules/collector/collector.service.ts";
 import { createSignalTokensRepository } from "../modules/collector/signal-tokens.repository.ts";
 import { warmFeatures } from "../modules/screening/features/index.ts";
-import { createDigestKeys } from "../modules/screening/identities.ts";
 import { createScreeningRepository } from "../modules/screening/screening.repository.ts";
 import { createScreeningService } from "../modules/screening/screening.service.ts";
 import { createScreeningBatches } from "../modules/screening/screening-batches.ts";
@@ -26,12 +25,13 @@ export function wireScreening(
   {
     policy,
     events,
+    digestKeyOf,
     metrics,
-  }: Pick<PolicyServices, "policy"> & Pick<DecisionServices, "events"> & { metrics: Metrics },
+  }: Pick<PolicyServices, "policy"> &
+    Pick<DecisionServices, "events" | "digestKeyOf"> & { metrics: Metrics },
 ) {
   const { prisma, changes, encryptor, log, now } = deps;
   const screeningRepo = createScreeningRepository(prisma, deps.screeningSql);
-  const digestKeyOf = createDigestKeys(encryptor.derive("identity-digests"));
   const apiKeys = createApiKeysService({
     repo: createApiKeysRepository(prisma),
     changes,

@@ -7,6 +7,7 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { SCREEN_TYPES } from "../../../shared/schemas/screening.ts";
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 import { escapeLike } from "../../db/like.ts";
 import type { SqlRunner } from "../../db/sql-runner.ts";
@@ -77,7 +78,7 @@ export function countInput(requests: readonly CountRequest[]) {
         v: probe.value,
         l: probe.legacy ?? null,
         s: probe.since.toISOString(),
-        t: probe.types ?? null,
+        t: probe.types ?? SCREEN_TYPES,
         nb: probe.notBlocked ?? false,
         p: probe.promo ?? null,
         lp: probe.legacyPromo ?? null,

@@ -20,7 +20,8 @@ export type CountItem = {
   l: string | null;
   /** The window's start, ISO UTC. */
   s: string;
-  t: readonly string[] | null;
+  /** The types counted: the probe's, else every screening type. */
+  t: readonly string[];
   nb: boolean;
   p: string | null;
   lp: string | null;
@@ -57,18 +58,22 @@ export const COUNT = `
         ELSE left(encode(sha256(convert_to(p.k || ':' ||
           (CASE WHEN p.m = 'distinctCard' THEN si."card" ELSE si."subject" END), 'UTF8')), 'hex'), 32)
         END AS cmp
-      FROM (
-        -- The keyed digest, then the legacy one: two index lookups on (accountId, kind, value),
-        -- where one "value = ANY (ARRAY[keyed, legacy])" left value out of the index condition.
+      -- Per type, then the keyed digest and the legacy one: each an index range scan on
+      -- (accountId, kind, value, type, at), reading only the window's rows. With the type as
+      -- a filter instead, a busy identity (a carrier's NAT, a promo code) was read whole for
+      -- every probe, and screening slowed as the table grew. One "value = ANY (ARRAY[keyed,
+      -- legacy])" likewise kept value out of the index condition.
+      FROM unnest(p.t) AS ty(type)
+      CROSS JOIN LATERAL (
         SELECT * FROM "ScreeningIdentity" k
-        WHERE k."accountId" = p.a AND k."kind" = p.kind AND k."value" = p.v AND k."at" >= p.s
+        WHERE k."accountId" = p.a AND k."kind" = p.kind AND k."value" = p.v
+          AND k."type" = ty.type AND k."at" >= p.s
         UNION ALL
         SELECT * FROM "ScreeningIdentity" o
         WHERE p.l IS NOT NULL AND o."accountId" = p.a AND o."kind" = p.kind AND o."value" = p.l
-          AND o."at" >= p.s
+          AND o."type" = ty.type AND o."at" >= p.s
       ) AS si
-      WHERE (p.t IS NULL OR si."type" = ANY (p.t))
-        AND (NOT p.nb OR NOT si."blocked")
+      WHERE (NOT p.nb OR NOT si."blocked")
         AND (p.p IS NULL OR si."promo" = ANY (ARRAY[p.p, p.lp]))
         AND (p.u IS NULL OR si."userId" = ANY (ARRAY[p.u, p.lu]))
     ) AS d

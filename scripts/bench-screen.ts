@@ -16,7 +16,9 @@
  * same rate (scripts/bench/paced-load.ts) gives the latency a steady 1,000 requests a second
  * sees. Both are reported; the bare route gets the same three loads as a floor.
  *
- * Options: --db postgres|embedded (default both), --fill 20000, --duration 12 (seconds per
+ * Options: --db postgres|embedded (default both), --fill 20000, --stored 0 (screenings of
+ * history put straight into PostgreSQL first, spread over 90 days: scripts/bench/screen/stored.ts),
+ * --duration 12 (seconds per
  * load), --connections 32, --rate 1000, --rate-connections 10. Prints a Markdown table and
  * writes bench/results/screen-<date>.json; --json <file> also writes the summary `npm run bench`
  * collects. Traffic goes to 127.0.0.1 only. Every child process
@@ -57,7 +59,15 @@ async function main() {
     date: started.toISOString(),
     commit: gitCommit(),
     machine: { ...machine, loadavgAtEnd: loadAverage() },
-    options: { fill, seconds, connections, rate, rateConnections, mix: Object.fromEntries(MIX) },
+    options: {
+      fill,
+      stored: options.stored,
+      seconds,
+      connections,
+      rate,
+      rateConnections,
+      mix: Object.fromEntries(MIX),
+    },
     bare,
     runs,
     table,

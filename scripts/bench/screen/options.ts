@@ -7,6 +7,8 @@ const args = flags();
 export const options = {
   databases: databaseKinds(args.db),
   fill: Number(args.fill ?? 20_000),
+  /** Screenings of history stored straight into the database first (PostgreSQL; stored.ts). */
+  stored: Number(args.stored ?? 0),
   /** Seconds per load. */
   seconds: Number(args.duration ?? 12),
   connections: Number(args.connections ?? 32),

@@ -9,6 +9,7 @@ import { fill } from "./fill.ts";
 import { loads } from "./loads.ts";
 import { setUpMerchant } from "./merchant.ts";
 import { options } from "./options.ts";
+import { storeHistory } from "./stored.ts";
 import { makePopulation } from "./traffic/population.ts";
 import { screenStream } from "./traffic/stream.ts";
 
@@ -69,6 +70,10 @@ async function measure(warden: WardenProcess, savedLog: string) {
       `${population.size.ips} addresses, ${population.size.cards} cards`,
   );
   const stream = screenStream(population, 7, kind);
+  const stored =
+    options.stored > 0 && warden.databaseUrl
+      ? await storeHistory(label, warden.databaseUrl, options.stored)
+      : null;
   const filled = await fill(label, url, headers, stream.next, options.fill);
   const sampler = warden.databaseUrl ? sampleWaits(warden.databaseUrl) : null;
   const measured = await loads(label, url, headers, stream.next, warden.child.pid);
@@ -89,6 +94,7 @@ async function measure(warden: WardenProcess, savedLog: string) {
   return {
     database: kind,
     postgresSessionSamples: waits,
+    stored,
     fill: filled,
     ...measured,
     errors,

@@ -19,7 +19,6 @@ import type { Probe } from "./probes.ts";
 import type {
   Counted,
   CountRequest,
-  Run,
   ScreeningRepository,
   StoredScreening,
 } from "./screening.repository.ts";
@@ -83,8 +82,8 @@ export function createScreeningBatches(
   /** Told the size of each batch (metrics, tests). */
   onBatch?: (size: number) => void,
 ) {
-  async function judgeAll<R>(run: Run, items: Pending<R>[]): Promise<R[]> {
-    const counted = await repo.countBatch(run, items);
+  async function judgeAll<R>(items: Pending<R>[]): Promise<R[]> {
+    const counted = await repo.countBatch(items);
     // In order: each is judged with the rows of those before it in the batch.
     const rows: StoredScreening[] = [];
     const results = items.map((item, i) => {
@@ -92,11 +91,11 @@ export function createScreeningBatches(
       rows.push(judged.row);
       return judged.result;
     });
-    const ids = await repo.storeBatch(run, rows);
+    const ids = await repo.storeBatch(rows);
     return results.map((result, i) => result(ids[i] as string));
   }
 
-  const batch = createBatcher((items: Pending<unknown>[]) => judgeAll(repo.prepared, items), {
+  const batch = createBatcher(judgeAll, {
     lanes: 1,
     maxBatch: MAX_BATCH,
     canJoin: (item, items) => !countsDistinct(item, items),

@@ -60,11 +60,8 @@ export type CountRequest = {
   history: HistoryQuery | null;
 };
 
-/** Runs a statement prepared under `name`. */
-export type Run = <T>(name: string, text: string, params: unknown[]) => Promise<T[]>;
-
 /** COUNT's JSON input for a batch: one item per probe, one per history question. */
-export function countInput(requests: readonly CountRequest[]) {
+function countInput(requests: readonly CountRequest[]) {
   const probes: CountItem[] = [];
   const history: HistoryItem[] = [];
   for (const [i, r] of requests.entries()) {
@@ -95,7 +92,7 @@ export function countInput(requests: readonly CountRequest[]) {
 }
 
 /** COUNT's rows read back per screening of the batch, in order. */
-export function countedOf(requests: readonly CountRequest[], rows: readonly CountRow[]) {
+function countedOf(requests: readonly CountRequest[], rows: readonly CountRow[]) {
   const counted: Counted[] = requests.map((r) => ({
     answers: r.probes.map(() => 0),
     history: r.history ? { refunds: 0, disputes: 0 } : null,
@@ -151,16 +148,12 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
     counted += size;
     return `screen-count-${Math.min(6, Math.floor(Math.log10(counted)))}`;
   };
-  const prepared: Run = (name, text, params) => sql.prepared(name, text, params);
-
   const repo = {
-    prepared,
-
     /** Every probe's answer and Stripe history, for a batch of screenings, in one statement. */
-    async countBatch(run: Run, requests: readonly CountRequest[]): Promise<Counted[]> {
+    async countBatch(requests: readonly CountRequest[]): Promise<Counted[]> {
       const { probes, history } = countInput(requests);
       if (probes.length === 0 && history.length === 0) return countedOf(requests, []);
-      const rows = await run<CountRow>(countName(requests.length), COUNT, [
+      const rows = await sql.prepared<CountRow>(countName(requests.length), COUNT, [
         JSON.stringify(probes),
         JSON.stringify(history),
       ]);
@@ -168,16 +161,16 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
     },
 
     /** Stores a batch of screenings and their counting rows in one statement; their ids. */
-    async storeBatch(run: Run, screenings: readonly StoredScreening[]): Promise<string[]> {
+    async storeBatch(screenings: readonly StoredScreening[]): Promise<string[]> {
       const ids = screenings.map(() => randomUUID());
       const items = screenings.map((s, i) => insertItem(ids[i] as string, s));
-      await run("screen-insert", INSERT, [JSON.stringify(items)]);
+      await sql.prepared("screen-insert", INSERT, [JSON.stringify(items)]);
       return ids;
     },
 
     /** Stores one screening (tests, and anything outside the batch path). */
     async store(screening: StoredScreening): Promise<string> {
-      const [id] = await repo.storeBatch(prepared, [screening]);
+      const [id] = await repo.storeBatch([screening]);
       return id as string;
     },
 

@@ -1,18 +1,21 @@
 /**
- * Screenings judged in batches (decision 015). Screenings that arrive while a batch is in the
- * database wait; the next batch takes them all: one statement counts every probe of every
- * screening, the engine judges each, one statement stores them all, and only then are they
- * answered. So under load two round trips serve many screenings, and a screening answered
- * 200 is committed.
+ * Screenings judged in batches (decisions 015 and 016), in two stages that overlap. Counting:
+ * screenings that arrive while a batch is being counted wait, and the next batch takes them
+ * all: one statement counts every probe of every screening, and the engine judges each in
+ * arrival order. Writing: the judged screenings go to a group committer, and each is answered
+ * once its batch is committed. The next batch is counted while the last one is written.
  *
- * Exact on one instance: one batch at a time, each read after the one before has committed;
- * inside a batch, screenings are judged in arrival order, each plain count adding the rows of
- * the screenings before it in the batch; a screening with a distinct count (users on a
- * device, cards of an email) over an identity one before it in the batch stores waits for
- * the next batch. Across instances: two screenings of one identity on two instances miss each
- * other when each is counted before the other is stored, that is when they arrive within about
- * one batch (a few milliseconds) of each other; decision 015 has the figures.
+ * Exact on one instance. A screening judged but not yet known to be committed is "unseen":
+ * the count statement leaves its rows out (by screening id), and they are counted from memory
+ * instead, so whether the statement would have seen them does not matter. Plain counts add
+ * them; a distinct count (users on a device, cards of an email) gets the distinct values the
+ * database counted and adds theirs, so one person is never counted twice. Inside a batch, each
+ * screening is counted with the ones judged before it. Across instances: two screenings of
+ * one identity on two instances miss each other when each is counted before the other is
+ * committed, that is when they arrive within about one batch (a few milliseconds) of each
+ * other; decision 015 has the figures.
  */
+import { randomUUID } from "node:crypto";
 import { createBatcher } from "../../lib/batcher.ts";
 import type { Identities } from "./identities.ts";
 import type { Probe } from "./probes.ts";
@@ -25,7 +28,7 @@ import type {
 
 /** A screening waiting for its batch: what to count, and how to judge it once counted. */
 export type Pending<R> = CountRequest & {
-  /** What the screening stores (to keep a later probe of them out of its batch). */
+  /** What the screening stores (what later screenings count from memory until committed). */
   ids: Identities;
   judge(counted: Counted): { row: StoredScreening; result: (id: string) => R };
 };
@@ -33,75 +36,119 @@ export type Pending<R> = CountRequest & {
 /** At most this many screenings share a batch; beyond it they wait for the next. */
 const MAX_BATCH = 64;
 
-/**
- * Whether `item` has a distinct count (users, cards) over an identity that a screening already
- * in the batch will store: such a count cannot be made exact in memory (the stored rows'
- * users are in the database), so the item waits for the next batch. Plain counts can
- * (inBatch).
- */
-function countsDistinct(item: Pending<unknown>, batch: readonly Pending<unknown>[]): boolean {
-  for (const other of batch) {
-    if (other.accountId !== item.accountId) continue;
-    const stored = other.ids.values;
-    for (const probe of item.probes) {
-      if (probe.measure !== "count" && stored[probe.kind] === probe.value) return true;
+/** A judged screening, under the id it is stored with. */
+type Judged = { id: string; row: StoredScreening };
+
+/** Whether a judged screening's row is one that `probe` (of `accountId`) counts. */
+function matches(probe: Probe, accountId: string, row: StoredScreening): boolean {
+  const ids = row.identities;
+  if (row.accountId !== accountId || ids.values[probe.kind] !== probe.value) return false;
+  if (row.createdAt < probe.since) return false;
+  if (probe.types && !probe.types.includes(row.type)) return false;
+  if (probe.notBlocked && row.blocked) return false;
+  if (probe.promo && ids.values.promo !== probe.promo) return false;
+  if (probe.user && ids.values.user !== probe.user) return false;
+  return true;
+}
+
+/** What a probe compares (and counts distinct): the row's user, or its card. */
+const compared = (probe: Probe, row: StoredScreening) =>
+  (probe.measure === "distinctCard" ? row.identities.values.card : row.identities.subject) ?? null;
+
+/** One probe's answer: the database's, with the unseen screenings `rows` added. */
+function withRows(
+  probe: Probe,
+  accountId: string,
+  answer: number,
+  values: readonly string[] | null,
+  rows: readonly Judged[],
+): number {
+  if (probe.measure === "count") {
+    let n = answer;
+    for (const { row } of rows) {
+      if (!matches(probe, accountId, row)) continue;
+      if (probe.except) {
+        const value = compared(probe, row);
+        if (value === null || value === probe.except) continue;
+      }
+      n++;
     }
+    return n;
   }
-  return false;
+  let distinct: Set<string> | null = null;
+  for (const { row } of rows) {
+    if (!matches(probe, accountId, row)) continue;
+    const value = compared(probe, row);
+    if (value === null || value === probe.except) continue;
+    distinct ??= new Set(values ?? []);
+    distinct.add(value);
+  }
+  return distinct ? distinct.size : answer;
 }
 
-/** How many of the batch's earlier screenings a plain count probe counts (as COUNT would). */
-function inBatch(probe: Probe, accountId: string, earlier: readonly StoredScreening[]): number {
-  let n = 0;
-  for (const row of earlier) {
-    const ids = row.identities;
-    if (row.accountId !== accountId || ids.values[probe.kind] !== probe.value) continue;
-    if (row.createdAt < probe.since) continue;
-    if (probe.types && !probe.types.includes(row.type)) continue;
-    if (probe.notBlocked && row.blocked) continue;
-    if (probe.promo && ids.values.promo !== probe.promo) continue;
-    if (probe.user && ids.values.user !== probe.user) continue;
-    if (probe.except && (ids.subject === null || ids.subject === probe.except)) continue;
-    n++;
-  }
-  return n;
-}
-
-/** The counts of each screening with the batch's earlier screenings added to plain counts. */
-function withEarlier(item: Pending<unknown>, counted: Counted, earlier: StoredScreening[]) {
-  if (earlier.length === 0) return counted;
-  const answers = counted.answers.map((answer, n) => {
-    const probe = item.probes[n] as Probe;
-    return probe.measure === "count" ? answer + inBatch(probe, item.accountId, earlier) : answer;
-  });
+/** A screening's counts with the unseen screenings added. */
+function withUnseen(item: Pending<unknown>, counted: Counted, rows: readonly Judged[]): Counted {
+  if (rows.length === 0) return counted;
+  const answers = counted.answers.map((answer, n) =>
+    withRows(item.probes[n] as Probe, item.accountId, answer, counted.values[n] ?? null, rows),
+  );
   return { ...counted, answers };
 }
 
 export function createScreeningBatches(
   repo: ScreeningRepository,
-  /** Told the size of each batch (metrics, tests). */
+  /** Told the size of each batch counted (metrics, tests). */
   onBatch?: (size: number) => void,
 ) {
-  async function judgeAll<R>(items: Pending<R>[]): Promise<R[]> {
-    const counted = await repo.countBatch(items);
-    // In order: each is judged with the rows of those before it in the batch.
-    const rows: StoredScreening[] = [];
-    const results = items.map((item, i) => {
-      const judged = item.judge(withEarlier(item, counted[i] as Counted, rows));
-      rows.push(judged.row);
-      return judged.result;
-    });
-    const ids = await repo.storeBatch(rows);
-    return results.map((result, i) => result(ids[i] as string));
+  /** Judged and not yet known to be committed, by id, oldest first. */
+  const unseen = new Map<string, StoredScreening>();
+
+  const write = createBatcher(
+    (judged: Judged[]) =>
+      repo.storeBatch(
+        judged.map((j) => j.row),
+        judged.map((j) => j.id),
+      ),
+    { lanes: 1, maxBatch: MAX_BATCH },
+  );
+
+  /** Stores one judged screening; once committed (or failed) it is no longer unseen. */
+  async function store(judged: Judged): Promise<string> {
+    try {
+      return await write(judged);
+    } finally {
+      unseen.delete(judged.id);
+    }
   }
 
-  const batch = createBatcher(judgeAll, {
-    lanes: 1,
-    maxBatch: MAX_BATCH,
-    canJoin: (item, items) => !countsDistinct(item, items),
-    onBatch,
-  });
-  return <R>(item: Pending<R>): Promise<R> => batch(item) as Promise<R>;
+  async function judgeAll<R>(items: Pending<R>[]): Promise<{ done: Promise<R> }[]> {
+    // Taken before the count is sent: a screening committed after this is left out of the
+    // count and counted here; one committed before is one the count sees.
+    const earlier: Judged[] = [...unseen].map(([id, row]) => ({ id, row }));
+    const counted = await repo.countBatch(
+      items,
+      earlier.map((j) => j.id),
+    );
+    // In order: each is judged with the unseen rows and those of the batch before it. All are
+    // judged before any is kept, so a judge that throws leaves nothing behind (the batcher
+    // then runs each alone).
+    const judged = items.map((item, i) => {
+      const { row, result } = item.judge(withUnseen(item, counted[i] as Counted, earlier));
+      const entry = { id: randomUUID(), row };
+      earlier.push(entry);
+      return { entry, result };
+    });
+    return judged.map(({ entry, result }) => {
+      unseen.set(entry.id, entry.row);
+      return { done: store(entry).then(result) };
+    });
+  }
+
+  const batch = createBatcher(judgeAll, { lanes: 1, maxBatch: MAX_BATCH, onBatch });
+  return async <R>(item: Pending<R>): Promise<R> => {
+    const { done } = (await batch(item)) as { done: Promise<R> };
+    return done;
+  };
 }
 
 export type ScreeningBatches = ReturnType<typeof createScreeningBatches>;

@@ -21,6 +21,7 @@ import {
   type HistoryItem,
   INSERT,
   type InsertItem,
+  LEGACY_ROWS,
 } from "./screening.sql.ts";
 
 export type StoredScreening = {
@@ -48,8 +49,15 @@ export type StoredScreening = {
 
 export type HistoryQuery = { email: string | null; card: string | null; since: number };
 
-/** One screening's counts as the batch statement answered them. */
-export type Counted = { answers: number[]; history: StripeHistory | null };
+/**
+ * One screening's counts as the batch statement answered them; for a distinct count, also the
+ * distinct users or cards it counted (null for plain counts).
+ */
+export type Counted = {
+  answers: number[];
+  values: (readonly string[] | null)[];
+  history: StripeHistory | null;
+};
 
 /** What a batch asks: per screening, its probes and its Stripe history question. */
 export type CountRequest = {
@@ -60,11 +68,15 @@ export type CountRequest = {
   history: HistoryQuery | null;
 };
 
-/** COUNT's JSON input for a batch: one item per probe, one per history question. */
-function countInput(requests: readonly CountRequest[]) {
+/**
+ * COUNT's JSON input for a batch: one item per probe, one per history question. An account
+ * known to hold no rows stored before keyed digests is asked no legacy lookup.
+ */
+function countInput(requests: readonly CountRequest[], keyedOnly: (accountId: string) => boolean) {
   const probes: CountItem[] = [];
   const history: HistoryItem[] = [];
   for (const [i, r] of requests.entries()) {
+    const legacy = !keyedOnly(r.accountId);
     for (const [n, probe] of r.probes.entries()) {
       probes.push({
         i,
@@ -73,14 +85,14 @@ function countInput(requests: readonly CountRequest[]) {
         k: r.key,
         kind: probe.kind,
         v: probe.value,
-        l: probe.legacy ?? null,
+        l: legacy ? (probe.legacy ?? null) : null,
         s: probe.since.toISOString(),
         t: probe.types ?? SCREEN_TYPES,
         nb: probe.notBlocked ?? false,
         p: probe.promo ?? null,
-        lp: probe.legacyPromo ?? null,
+        lp: legacy ? (probe.legacyPromo ?? null) : null,
         u: probe.user ?? null,
-        lu: probe.legacyUser ?? null,
+        lu: legacy ? (probe.legacyUser ?? null) : null,
         x: probe.except ?? null,
         m: probe.measure,
       });
@@ -95,14 +107,17 @@ function countInput(requests: readonly CountRequest[]) {
 function countedOf(requests: readonly CountRequest[], rows: readonly CountRow[]) {
   const counted: Counted[] = requests.map((r) => ({
     answers: r.probes.map(() => 0),
+    values: r.probes.map(() => null),
     history: r.history ? { refunds: 0, disputes: 0 } : null,
   }));
   for (const row of rows) {
     const c = counted[row.i];
     if (!c) continue;
     const answer = Number(row.answer);
-    if (row.n >= 0) c.answers[row.n] = answer;
-    else if (c.history && row.n === -1) c.history.refunds = answer;
+    if (row.n >= 0) {
+      c.answers[row.n] = answer;
+      c.values[row.n] = row.vals;
+    } else if (c.history && row.n === -1) c.history.refunds = answer;
     else if (c.history) c.history.disputes = answer;
   }
   return counted;
@@ -137,8 +152,34 @@ function insertItem(id: string, s: StoredScreening): InsertItem {
   };
 }
 
+/** How long an account known to hold legacy rows goes before it is asked again. */
+const LEGACY_RECHECK_MS = 3_600_000;
+
 export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) {
   let counted = 0;
+  /**
+   * Accounts whose counting rows are all keyed (decision 013): no legacy row can be stored any
+   * more, so once an account has none it never has one again, and its probes skip the legacy
+   * lookup (half of COUNT's index scans). Asked in the background, once per account, and
+   * hourly while it still has some (a partial index answers at once); until then, both.
+   * Value: true when keyed only, else when it was last asked.
+   */
+  const keyed = new Map<string, true | number>();
+  const keyedOnly = (accountId: string): boolean => {
+    const known = keyed.get(accountId);
+    if (known === true) return true;
+    const now = Date.now();
+    if (known === undefined || now - known > LEGACY_RECHECK_MS) {
+      keyed.set(accountId, now);
+      sql.prepared<{ legacy: boolean }>("screen-legacy", LEGACY_ROWS, [accountId]).then(
+        (rows) => {
+          if (rows[0]?.legacy === false) keyed.set(accountId, true);
+        },
+        () => keyed.delete(accountId),
+      );
+    }
+    return false;
+  };
   /**
    * COUNT is prepared, but the plan PostgreSQL keeps is made from the table as it was (see
    * stripe-events.repository.ts): it is prepared afresh, under a new name, after 10, 100, ...
@@ -149,20 +190,33 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
     return `screen-count-${Math.min(6, Math.floor(Math.log10(counted)))}`;
   };
   const repo = {
-    /** Every probe's answer and Stripe history, for a batch of screenings, in one statement. */
-    async countBatch(requests: readonly CountRequest[]): Promise<Counted[]> {
-      const { probes, history } = countInput(requests);
+    /**
+     * Every probe's answer and Stripe history, for a batch of screenings, in one statement;
+     * the counting rows of the screenings `unseen` (still being written) left out.
+     */
+    async countBatch(
+      requests: readonly CountRequest[],
+      unseen: readonly string[] = [],
+    ): Promise<Counted[]> {
+      const { probes, history } = countInput(requests, keyedOnly);
       if (probes.length === 0 && history.length === 0) return countedOf(requests, []);
       const rows = await sql.prepared<CountRow>(countName(requests.length), COUNT, [
         JSON.stringify(probes),
         JSON.stringify(history),
+        unseen,
       ]);
       return countedOf(requests, rows);
     },
 
-    /** Stores a batch of screenings and their counting rows in one statement; their ids. */
-    async storeBatch(screenings: readonly StoredScreening[]): Promise<string[]> {
-      const ids = screenings.map(() => randomUUID());
+    /**
+     * Stores a batch of screenings and their counting rows in one statement (so one commit);
+     * under the `ids` given, else new ones. Their ids.
+     */
+    async storeBatch(
+      screenings: readonly StoredScreening[],
+      given?: readonly string[],
+    ): Promise<string[]> {
+      const ids = given ? [...given] : screenings.map(() => randomUUID());
       const items = screenings.map((s, i) => insertItem(ids[i] as string, s));
       await sql.prepared("screen-insert", INSERT, [JSON.stringify(items)]);
       return ids;

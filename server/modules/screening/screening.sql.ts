@@ -34,8 +34,12 @@ export type CountItem = {
 /** One screening's Stripe history question (refunds and disputes on its email or card). */
 export type HistoryItem = { i: number; a: string; e: string | null; c: string | null; s: number };
 
-/** COUNT's answers: probe n of screening i; n -1 refunds, -2 disputes. */
-export type CountRow = { i: number; n: number; answer: number };
+/**
+ * COUNT's answers: probe n of screening i; n -1 refunds, -2 disputes. A distinct count also
+ * gives its distinct users or cards (`vals`), so screenings the database cannot see yet can be
+ * added to it without counting one person twice (screening-batches.ts).
+ */
+export type CountRow = { i: number; n: number; answer: number; vals: string[] | null };
 
 /**
  * Every probe's answer, as probes.ts defines them: rows of the identity (by its keyed or its
@@ -43,14 +47,19 @@ export type CountRow = { i: number; n: number; answer: number };
  * referrer asked; counted, or their distinct users or cards, the event's own left out. A
  * legacy row's user or card digest is turned into its keyed form first (identities.ts), so
  * one person is never counted twice. An index scan per probe (accountId, kind, value, ...).
+ * Rows of the screenings in $3 are left out: they are still being written, and the caller
+ * counts them from memory whether or not this statement would have seen them.
  */
 export const COUNT = `
-  SELECT p.i, p.n, c.answer
+  SELECT p.i, p.n, c.answer, c.vals
   FROM jsonb_to_recordset($1::jsonb) AS p(i int, n int, a text, k text, kind text, v text, l text,
     s timestamp, t text[], nb boolean, p text, lp text, u text, lu text, x text, m text)
   CROSS JOIN LATERAL (
     SELECT (CASE WHEN p.m = 'count' THEN count(*) FILTER (WHERE p.x IS NULL OR d.cmp <> p.x)
-      ELSE count(DISTINCT d.cmp) FILTER (WHERE p.x IS NULL OR d.cmp <> p.x) END)::int AS answer
+      ELSE count(DISTINCT d.cmp) FILTER (WHERE p.x IS NULL OR d.cmp <> p.x) END)::int AS answer,
+      (CASE WHEN p.m = 'count' THEN NULL
+      ELSE array_agg(DISTINCT d.cmp) FILTER (WHERE d.cmp IS NOT NULL AND (p.x IS NULL OR d.cmp <> p.x))
+      END) AS vals
     FROM (
       SELECT CASE
         WHEN p.m = 'count' AND p.x IS NULL THEN NULL
@@ -67,7 +76,7 @@ export const COUNT = `
       CROSS JOIN LATERAL (
         SELECT * FROM "ScreeningIdentity" k
         WHERE k."accountId" = p.a AND k."kind" = p.kind AND k."value" = p.v
-          AND k."type" = ty.type AND k."at" >= p.s
+          AND k."type" = ty.type AND k."at" >= p.s AND k."screeningId" <> ALL ($3::text[])
         UNION ALL
         SELECT * FROM "ScreeningIdentity" o
         WHERE p.l IS NOT NULL AND o."accountId" = p.a AND o."kind" = p.kind AND o."value" = p.l
@@ -79,7 +88,7 @@ export const COUNT = `
     ) AS d
   ) AS c
   UNION ALL
-  SELECT h.i, q.n, q.answer
+  SELECT h.i, q.n, q.answer, NULL
   FROM jsonb_to_recordset($2::jsonb) AS h(i int, a text, e text, c text, s int)
   CROSS JOIN LATERAL (
     SELECT count(*) FILTER (WHERE t."refunded" OR t."amountRefunded" > 0)::int AS refunds,
@@ -142,3 +151,11 @@ export const INSERT = `
   SELECT x."accountId", x.id, pair ->> 0, pair ->> 1, x.type, x."createdAt", x.subject,
     x."user", x.card, x.promo, x.blocked, true
   FROM x CROSS JOIN LATERAL jsonb_array_elements(x.ids) AS pair`;
+
+/**
+ * Whether an account still holds counting rows from before keyed digests (decision 013),
+ * answered from a partial index of those rows alone.
+ */
+export const LEGACY_ROWS = `
+  SELECT EXISTS (SELECT 1 FROM "ScreeningIdentity"
+    WHERE "accountId" = $1 AND NOT "keyed") AS legacy`;

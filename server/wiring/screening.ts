@@ -15,7 +15,7 @@ import { warmFeatures } from "../modules/screening/features/index.ts";
 import { createScreeningRepository } from "../modules/screening/screening.repository.ts";
 import { createScreeningService } from "../modules/screening/screening.service.ts";
 import { createScreeningBatches } from "../modules/screening/screening-batches.ts";
-import { createScreeningsService } from "../modules/screening/screenings.service.ts";
+import { createScreeningHistoryService } from "../modules/screening/screening-history.service.ts";
 import type { DecisionServices } from "./decisions.ts";
 import type { ServiceDeps } from "./deps.ts";
 import type { PolicyServices } from "./policy.ts";
@@ -63,7 +63,7 @@ export function wireScreening(
         observe: metrics.screening,
       }),
     ),
-    screenings: createScreeningsService({ repo: screeningRepo, now }),
+    screeningHistory: createScreeningHistoryService({ repo: screeningRepo, now }),
     backtest: createBacktestService({
       repo: createBacktestRepository(deps.sql),
       policy,

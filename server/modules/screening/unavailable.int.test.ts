@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DB_KINDS, openTestDatabase } from "../../../test/helpers/databases.ts";
 import type { Database } from "../../db/database.ts";
 import { createScreeningRepository } from "./screening.repository.ts";
-import { createScreeningsService } from "./screenings.service.ts";
+import { createScreeningHistoryService } from "./screening-history.service.ts";
 
 describe.each(DB_KINDS)("unavailable features (%s)", (kind) => {
   let db: Database;
@@ -47,7 +47,10 @@ describe.each(DB_KINDS)("unavailable features (%s)", (kind) => {
       });
     await stored([{ feature: "geo", reason: "the IP table could not be read" }], "a@example.com");
     await stored([], "b@example.com");
-    const list = await createScreeningsService({ repo, now: () => new Date() }).list(accountId, {});
+    const list = await createScreeningHistoryService({ repo, now: () => new Date() }).list(
+      accountId,
+      {},
+    );
     const byEmail = Object.fromEntries(list.items.map((row) => [row.email, row.unavailable]));
     expect(byEmail).toEqual({
       "a@example.com": [{ feature: "geo", reason: "the IP table could not be read" }],

@@ -20,9 +20,9 @@ export const screeningsRouter = router({
   list: protectedProcedure
     .input(ZScreeningListInput)
     .output(ZScreeningPage)
-    .query(({ ctx, input }) => ctx.services.screenings.list(ctx.user.accountId, input)),
+    .query(({ ctx, input }) => ctx.services.screeningHistory.list(ctx.user.accountId, input)),
 
   counts: protectedProcedure
     .output(ZScreeningCounts)
-    .query(({ ctx }) => ctx.services.screenings.counts(ctx.user.accountId)),
+    .query(({ ctx }) => ctx.services.screeningHistory.counts(ctx.user.accountId)),
 });

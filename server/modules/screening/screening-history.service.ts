@@ -1,4 +1,7 @@
-/** The console's view of screenings: the latest decisions, filtered and searched, and counts. */
+/**
+ * The console's history of stored screenings: the latest decisions, filtered and searched, and
+ * counts. Only reads; the decision path that answers a screening is screening.service.ts.
+ */
 import { isIP } from "node:net";
 import type {
   ScreeningCounts,
@@ -35,7 +38,7 @@ function searchOf(text: string | undefined) {
   return { userId: value, email: value.toLowerCase() };
 }
 
-export function createScreeningsService({
+export function createScreeningHistoryService({
   repo,
   now,
 }: {
@@ -88,4 +91,4 @@ export function createScreeningsService({
   };
 }
 
-export type ScreeningsService = ReturnType<typeof createScreeningsService>;
+export type ScreeningHistoryService = ReturnType<typeof createScreeningHistoryService>;

@@ -1,7 +1,7 @@
 /** The merchant bench:screen screens for: every rule and two templates on, an API key. */
 import { call, signUpMerchant } from "../../lib/bench-process.ts";
+import { SHOP } from "../../lib/end-users.ts";
 import { turnAllRulesOn } from "../warden.ts";
-import { SHOP } from "./traffic/world.ts";
 
 const PASSWORD = "bench screen password";
 

@@ -7,10 +7,10 @@
  * its label.
  */
 import type { ScreenReason, ScreenResult } from "../../../shared/schemas/screening.ts";
+import { SHOP } from "../end-users.ts";
 import type { SimEvent } from "./journey.ts";
 import { deliverHistory } from "./stripe-history.ts";
 import type { Merchant, Warden } from "./warden.ts";
-import { SHOP } from "./world.ts";
 
 export type Outcome = {
   population: string;

@@ -4,9 +4,10 @@
  */
 import type { CollectInput } from "../../../shared/schemas/collect.ts";
 import type { ScreenInput, ScreenType } from "../../../shared/schemas/screening.ts";
+import { SHOP } from "../end-users.ts";
 import type { Rng } from "./rng.ts";
 import type { PastCharge } from "./stripe-history.ts";
-import { collectOf, SHOP, type Typing } from "./world.ts";
+import { collectOf, type Typing } from "./world.ts";
 
 /** One labelled screening at a simulated time. */
 export type SimEvent = {

@@ -4,11 +4,13 @@
  * bought, got refunds or filed chargebacks, and come back to buy again with the same email or
  * card, or a variant of them; ordinary customers once had a legitimate refund and buy again.
  */
+import { BROWSERS } from "../end-users.ts";
 import { type Actor, browsing, eventOf, MINUTE, type SimEvent } from "./journey.ts";
+import { HOME_WEIGHTS } from "./networks.ts";
 import { actorOf, type Population } from "./population.ts";
 import type { Rng } from "./rng.ts";
 import type { PastCharge } from "./stripe-history.ts";
-import { BROWSERS, card, deviceId, HOME_WEIGHTS, nameOf } from "./world.ts";
+import { card, deviceId, nameOf } from "./world.ts";
 
 /** Someone at home who has paid the shop before: an email and a card on file at Stripe. */
 function customer(pop: Population, r: Rng, id: string): Actor {

@@ -13,8 +13,8 @@ import { join } from "node:path";
 import { buildApp } from "../../../server/app.ts";
 import { loadConfig } from "../../../server/config.ts";
 import { benchDatabase, call, cleanups, freePort, HOST, signUpMerchant } from "../bench-process.ts";
+import { SHOP } from "../end-users.ts";
 import type { StripeWebhook } from "./stripe-history.ts";
-import { SHOP } from "./world.ts";
 
 export type Clock = { set(ms: number): void; now(): number; simulated: boolean };
 

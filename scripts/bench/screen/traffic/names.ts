@@ -1,73 +1,10 @@
-/** The names and mail domains of bench:screen's end users, and the emails made of them. */
+/**
+ * The mail domains of bench:screen's end users, and the emails made of them; the names are the
+ * simulator's (scripts/lib/end-users.ts).
+ */
+import { FIRST_NAMES, LAST_NAMES } from "../../../lib/end-users.ts";
 import { int, pick, weighted } from "./random.ts";
 
-const FIRST = [
-  "james",
-  "mary",
-  "john",
-  "patricia",
-  "robert",
-  "jennifer",
-  "michael",
-  "linda",
-  "david",
-  "elizabeth",
-  "william",
-  "barbara",
-  "richard",
-  "susan",
-  "joseph",
-  "jessica",
-  "thomas",
-  "sarah",
-  "carlos",
-  "maria",
-  "lukas",
-  "sophie",
-  "pierre",
-  "camille",
-  "arjun",
-  "priya",
-  "yuki",
-  "haruto",
-  "oliver",
-  "amelia",
-  "noah",
-  "emma",
-  "liam",
-  "olivia",
-  "ana",
-  "joao",
-];
-const LAST = [
-  "smith",
-  "johnson",
-  "williams",
-  "brown",
-  "jones",
-  "garcia",
-  "miller",
-  "davis",
-  "martin",
-  "bernard",
-  "muller",
-  "schmidt",
-  "schneider",
-  "sharma",
-  "patel",
-  "tanaka",
-  "sato",
-  "silva",
-  "santos",
-  "taylor",
-  "wilson",
-  "moore",
-  "clark",
-  "lewis",
-  "walker",
-  "hall",
-  "young",
-];
 const DOMAINS: [string, number][] = [
   ["gmail.com", 40],
   ["yahoo.com", 10],
@@ -86,8 +23,8 @@ const DOMAINS: [string, number][] = [
 /** An email for person `n` (Gmail ones with the aliases abusers use). */
 export function emailFor(r: () => number, n: number): { email: string; aliases: string[] } {
   const domain = weighted(r, DOMAINS);
-  const first = pick(r, FIRST);
-  const last = pick(r, LAST);
+  const first = pick(r, FIRST_NAMES);
+  const last = pick(r, LAST_NAMES);
   // About 3% random-looking local parts (what rule_entropy looks for).
   const local =
     r() < 0.03

@@ -3,11 +3,12 @@
  * request-heavy mix. Same seed, same stream.
  */
 import type { ScreenInput, ScreenType } from "../../../../shared/schemas/screening.ts";
+import { SHOP } from "../../../lib/end-users.ts";
 import { seededRandom } from "../../../lib/seeded-random.ts";
 import { emailFor } from "./names.ts";
 import type { Person, Population } from "./population.ts";
 import { hex, int, pick, skewed, weighted } from "./random.ts";
-import { PAGES, PROMOS, SHOP } from "./world.ts";
+import { PAGES, PROMOS } from "./world.ts";
 
 /** The mix (weights): request-heavy, like a storefront. */
 export const MIX: [ScreenType, number][] = [

@@ -2,9 +2,8 @@
  * The world bench:screen's end users live in: residential networks (with their countries'
  * time zones), hosting addresses, browsers and bots, the shop's pages and promo codes.
  */
+import { BROWSERS as CURRENT_BROWSERS } from "../../../lib/end-users.ts";
 import { hex, int } from "./random.ts";
-
-export const SHOP = "https://shop.example.com";
 
 /** Residential networks whose country the offline IP data knows, with that country's zones. */
 export const NETWORKS: { weight: number; ip: (r: () => number) => string; zones: string[] }[] = [
@@ -56,12 +55,9 @@ export const HOSTING = (r: () => number) =>
     : `34.120.${int(r, 0, 255)}.${int(r, 1, 254)}`;
 export const ALL_ZONES = [...new Set(NETWORKS.flatMap((n) => n.zones)), "Asia/Singapore"];
 
+/** The simulator's browsers and desktop Linux Chrome. */
 export const BROWSERS = [
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
-  "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15",
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
-  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36",
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0",
+  ...CURRENT_BROWSERS,
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
 ];
 export const BOTS = [

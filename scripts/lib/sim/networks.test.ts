@@ -1,7 +1,6 @@
 /** The simulated addresses are real ones: the offline geo data places each where the simulator says. */
 import { describe, expect, it } from "vitest";
 import { lookupIp } from "../../../server/modules/screening/features/geo.ts";
-import { rng } from "./rng.ts";
 import {
   CAMPUSES,
   CGNAT,
@@ -11,7 +10,8 @@ import {
   HOME,
   OFFICES,
   PRIVATE_RELAY,
-} from "./world.ts";
+} from "./networks.ts";
+import { rng } from "./rng.ts";
 
 const r = rng(1);
 const sample = (make: () => string, n = 20) => Array.from({ length: n }, make);

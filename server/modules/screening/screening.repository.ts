@@ -7,7 +7,6 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { SCREEN_TYPES } from "../../../shared/schemas/screening.ts";
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 import { escapeLike } from "../../db/like.ts";
 import type { SqlRunner } from "../../db/sql-runner.ts";
@@ -87,7 +86,7 @@ function countInput(requests: readonly CountRequest[], keyedOnly: (accountId: st
         v: probe.value,
         l: legacy ? (probe.legacy ?? null) : null,
         s: probe.since.toISOString(),
-        t: probe.types ?? SCREEN_TYPES,
+        t: probe.types ?? null,
         nb: probe.notBlocked ?? false,
         p: probe.promo ?? null,
         lp: legacy ? (probe.legacyPromo ?? null) : null,

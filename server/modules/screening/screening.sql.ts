@@ -20,8 +20,8 @@ export type CountItem = {
   l: string | null;
   /** The window's start, ISO UTC. */
   s: string;
-  /** The types counted: the probe's, else every screening type. */
-  t: readonly string[];
+  /** The types counted: the probe's; null: every type. */
+  t: readonly string[] | null;
   nb: boolean;
   p: string | null;
   lp: string | null;
@@ -67,22 +67,21 @@ export const COUNT = `
         ELSE left(encode(sha256(convert_to(p.k || ':' ||
           (CASE WHEN p.m = 'distinctCard' THEN si."card" ELSE si."subject" END), 'UTF8')), 'hex'), 32)
         END AS cmp
-      -- Per type, then the keyed digest and the legacy one: each an index range scan on
-      -- (accountId, kind, value, type, at), reading only the window's rows. With the type as
-      -- a filter instead, a busy identity (a carrier's NAT, a promo code) was read whole for
-      -- every probe, and screening slowed as the table grew. One "value = ANY (ARRAY[keyed,
-      -- legacy])" likewise kept value out of the index condition.
-      FROM unnest(p.t) AS ty(type)
-      CROSS JOIN LATERAL (
+      -- The keyed digest, then the legacy one: each a range scan on (accountId, kind, value,
+      -- at), reading only the window's rows, whatever their type (a busy identity, a carrier's
+      -- NAT or a promo code, is read only over the window). One "value = ANY (ARRAY[keyed,
+      -- legacy])" kept value out of the index condition and scanned the whole account.
+      FROM (
         SELECT * FROM "ScreeningIdentity" k
-        WHERE k."accountId" = p.a AND k."kind" = p.kind AND k."value" = p.v
-          AND k."type" = ty.type AND k."at" >= p.s AND k."screeningId" <> ALL ($3::text[])
+        WHERE k."accountId" = p.a AND k."kind" = p.kind AND k."value" = p.v AND k."at" >= p.s
+          AND k."screeningId" <> ALL ($3::text[])
         UNION ALL
         SELECT * FROM "ScreeningIdentity" o
         WHERE p.l IS NOT NULL AND o."accountId" = p.a AND o."kind" = p.kind AND o."value" = p.l
-          AND o."type" = ty.type AND o."at" >= p.s
+          AND o."at" >= p.s
       ) AS si
-      WHERE (NOT p.nb OR NOT si."blocked")
+      WHERE (p.t IS NULL OR si."type" = ANY (p.t))
+        AND (NOT p.nb OR NOT si."blocked")
         AND (p.p IS NULL OR si."promo" = ANY (ARRAY[p.p, p.lp]))
         AND (p.u IS NULL OR si."userId" = ANY (ARRAY[p.u, p.lu]))
     ) AS d

@@ -131,6 +131,36 @@ describe.each(DB_KINDS)("screening never fails open (%s)", (kind) => {
     expect(real.status, JSON.stringify(real.body)).toBe(200);
   });
 
+  it("spends no publishable key budget for its bearer header, on any route or method", async () => {
+    const key = (await publishableKeyOf(merchant, "bearer")).key;
+    // The key is public: anyone can send it as a bearer, with any Origin, far past its budget
+    // of 8 a minute (SCREEN_RATE_LIMIT). Only the collector may spend it, after its checks.
+    const requests: [string, string, number][] = [
+      ["OPTIONS", `/api/v1/collect?key=${key}`, 204],
+      ["OPTIONS", "/api/v1/screen", 404],
+      ["POST", `/api/v1/collect?key=${key}`, 403],
+      ["POST", "/api/v1/screen", 403],
+      ["GET", "/healthz", 200],
+    ];
+    for (let i = 0; i < 12; i++) {
+      for (const [method, path, status] of requests) {
+        const res = await fetch(`${t.baseUrl}${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${key}`,
+            origin: "https://evil.example",
+            "content-type": "text/plain",
+          },
+          body: method === "POST" ? JSON.stringify(humanSignals()) : undefined,
+        });
+        await res.arrayBuffer();
+        expect(`${method} ${path} ${res.status}`).toBe(`${method} ${path} ${status}`);
+      }
+    }
+    const real = await collect(t, key, humanSignals());
+    expect(real.status, JSON.stringify(real.body)).toBe(200);
+  });
+
   it("keeps at most the configured number of tokens per key, the newest", async () => {
     const key = await publishableKeyOf(merchant, "cap");
     // Every collect comes from 127.0.0.1, 5 a minute: the clock moves a minute every 4 so the

@@ -200,12 +200,14 @@ export function createApiKeysService({
     },
 
     /**
-     * The caller a bearer key stands for, or null when it is unknown or revoked, with one
-     * request of its budget spent (429 past it).
+     * The caller a bearer key stands for, or null when it is unknown or revoked. A secret key
+     * spends one request of its budget (429 past it). A publishable key spends nothing here:
+     * it is public, anyone can send it as a bearer to any route, and only the collector spends
+     * its budget, once the Origin and the browser's own budget have passed (decision 013).
      */
     async authenticate(key: string): Promise<Caller | null> {
       const caller = await identify(key);
-      if (caller?.key) spend(caller.key.id, now().getTime());
+      if (caller?.key?.kind === "secret") spend(caller.key.id, now().getTime());
       return caller;
     },
 

@@ -1,30 +1,18 @@
 /**
  * "Test on history": tries rule settings (saved or not) on the account's last days of stored
- * screenings and charges. One pass: seed the counters with the counting rows before the
- * window that a rule can still reach, replay the window's screenings in time order (each
- * judged as of its own time), then judge the charges. Runs as a background job per account
+ * screenings and charges (one pass, backtest-run.ts). Runs as a background job per account
  * (a second start while one runs returns it), with progress to poll and a cancel.
  */
 import { randomUUID } from "node:crypto";
-import { effectiveRules } from "../../../shared/catalog/effective-rules.ts";
-import {
-  BACKTEST_ITEM_CAP,
-  type BacktestJob,
-  type BacktestResult,
-  type BacktestSettings,
+import type {
+  BacktestJob,
+  BacktestResult,
+  BacktestSettings,
 } from "../../../shared/schemas/backtest.ts";
-import type { Policy } from "../../engine/types.ts";
-import type { PolicyService } from "../policy/policy.service.ts";
-import { keyedFromLegacy } from "../screening/identities.ts";
-import type { BacktestRepository } from "./backtest.repository.ts";
-import { createReplay } from "./backtest-replay.ts";
-import { createTally } from "./backtest-tally.ts";
-import { type CounterRow, createReplayCounters, lookback } from "./replay-counters.ts";
-import { createStripeHistory } from "./stripe-history.ts";
+import { createBacktestRun, type Progress, type RunDeps } from "./backtest-run.ts";
 
-const DAY_MS = 86_400_000;
-
-export type Progress = (processed: number, total: number) => void;
+export { type Progress, policyOf } from "./backtest-run.ts";
+export { readAhead } from "./read-ahead.ts";
 
 /**
  * Runs a job's backtest somewhere other than this thread (backtest-child.ts: a process of its
@@ -40,13 +28,8 @@ export type JobRunner = (job: {
   signal: AbortSignal;
 }) => Promise<BacktestResult>;
 
-type Deps = {
-  repo: BacktestRepository;
-  policy: Pick<PolicyService, "features">;
-  now: () => Date;
+type Deps = RunDeps & {
   log: { error(obj: object, msg: string): void };
-  /** The account's key for identity digests (screening/identities.ts). */
-  digestKeyOf: (accountId: string) => string;
   /** Where background jobs run; without it, in this process (`run`). */
   runJob?: JobRunner;
   /** A job's wall-time limit (default BACKTEST_MAX_MS): past it, it is stopped and fails. */
@@ -56,66 +39,11 @@ type Deps = {
 /** Ten minutes: a million events take about 40 s of CPU (decision 008). */
 export const BACKTEST_MAX_MS = 10 * 60 * 1000;
 
-/** The policy the page's settings make, combined as the live policy is. */
-export function policyOf(settings: BacktestSettings): Policy {
-  const { enabled, settings: ruleSettings } = effectiveRules(
-    settings.rules,
-    settings.templates,
-    settings.rule_settings,
-  );
-  return {
-    rules: settings.rules,
-    templates: settings.templates,
-    blocklist: settings.blocklist,
-    enabled,
-    settings: ruleSettings,
-  };
-}
-
-/**
- * Yields what `batches` yields, asking for the next batch before handing out the current
- * one, so the database reads batch n+1 while the replay judges batch n.
- */
-export async function* readAhead<T>(batches: AsyncIterable<T>): AsyncGenerator<T> {
-  const it = batches[Symbol.asyncIterator]();
-  let next = it.next();
-  try {
-    for (;;) {
-      const current = await next;
-      if (current.done) return;
-      next = it.next();
-      // A rejected read-ahead is reported when it is awaited, not as unhandled meanwhile.
-      next.catch(() => {});
-      // One turn of the event loop so the query is on the wire before the replay holds the
-      // thread (the pool hands out its connection on a later tick).
-      await new Promise((resolve) => setImmediate(resolve));
-      yield current.value;
-    }
-  } finally {
-    await it.return?.();
-  }
-}
-
 type Job = NonNullable<BacktestJob> & { abort: AbortController };
-
-const toKeyed = (key: string, value: string) => keyedFromLegacy(key, value);
-const keyedOrNull = (key: string, value: string | null) =>
-  value === null ? null : keyedFromLegacy(key, value);
-
-/** A counting row stored before keyed digests, with every digest in it keyed. */
-function keyedRow(key: string, row: CounterRow): CounterRow {
-  return {
-    ...row,
-    subject: keyedOrNull(key, row.subject),
-    user: keyedOrNull(key, row.user),
-    card: keyedOrNull(key, row.card),
-    promo: keyedOrNull(key, row.promo),
-  };
-}
 
 export function createBacktestService({
   repo,
-  policy: policies,
+  policy,
   now,
   log,
   digestKeyOf,
@@ -123,93 +51,7 @@ export function createBacktestService({
   maxMs = BACKTEST_MAX_MS,
 }: Deps) {
   const jobs = new Map<string, Job>();
-
-  async function run(
-    accountId: string,
-    settings: BacktestSettings,
-    onProgress: Progress = () => {},
-    signal?: AbortSignal,
-  ): Promise<BacktestResult> {
-    const started = performance.now();
-    const to = now();
-    const window = { from: new Date(to.getTime() - settings.days * DAY_MS), to };
-    const policy = policyOf(settings);
-    const keep = lookback(policy);
-    const counters = createReplayCounters(keep);
-    const digestKey = digestKeyOf(accountId);
-    for await (const batch of readAhead(repo.seeds(accountId, window.from, keep))) {
-      signal?.throwIfAborted();
-      for (const seed of batch) {
-        // Rows stored before keyed digests: turned into their keyed form (decision 013).
-        if (seed.keyed) counters.seed(seed.kind, seed.value, seed.row);
-        else
-          counters.seed(seed.kind, toKeyed(digestKey, seed.value), keyedRow(digestKey, seed.row));
-      }
-    }
-    counters.settle();
-    const farming = policy.settings.rule_farming;
-    const history = createStripeHistory(
-      policy.enabled.rule_farming && farming.refunds
-        ? await repo.refundHistory(
-            accountId,
-            Math.floor((window.from.getTime() - farming.refund_window_days * DAY_MS) / 1000),
-          )
-        : [],
-    );
-    const replay = createReplay({
-      policy,
-      features: policies.features(),
-      counters,
-      history,
-      digestKey,
-    });
-    const tally = createTally(BACKTEST_ITEM_CAP);
-    const labels = await repo.labels(accountId);
-    const totals = await repo.totals(accountId, window);
-    const total = totals.screenings + totals.charges;
-    let processed = 0;
-    onProgress(0, total);
-    for await (const batch of readAhead(repo.screenings(accountId, window))) {
-      signal?.throwIfAborted();
-      for (const row of batch) {
-        const input = row.input;
-        tally.record(
-          "screening",
-          replay.screening(row),
-          row.createdAt.getTime(),
-          () => ({
-            id: row.id,
-            label: [input.type, input.email ?? input.user_id ?? input.ip].filter(Boolean).join(" "),
-            refunded: false,
-            disputed: false,
-          }),
-          labels.get(`screening:${row.id}`),
-        );
-      }
-      processed += batch.length;
-      onProgress(processed, Math.max(total, processed));
-    }
-    for await (const batch of readAhead(repo.charges(accountId, window))) {
-      signal?.throwIfAborted();
-      for (const row of batch) {
-        tally.record(
-          "charge",
-          replay.charge(row),
-          row.created * 1000,
-          () => ({
-            id: row.chargeId,
-            label: `${row.email ?? "no email"} · ${(row.amount / 100).toFixed(2)} ${row.currency.toUpperCase()}`,
-            refunded: row.refunded || row.amountRefunded > 0,
-            disputed: row.disputed,
-          }),
-          labels.get(`charge:${row.chargeId}`),
-        );
-      }
-      processed += batch.length;
-      onProgress(processed, Math.max(total, processed));
-    }
-    return tally.result(window, performance.now() - started);
-  }
+  const run = createBacktestRun({ repo, policy, now, digestKeyOf });
 
   const view = (job: Job | undefined): BacktestJob => {
     if (!job) return null;

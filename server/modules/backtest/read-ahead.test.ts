@@ -4,7 +4,7 @@
  * the reader stops early (a cancelled backtest).
  */
 import { describe, expect, it } from "vitest";
-import { readAhead } from "./backtest.service.ts";
+import { readAhead } from "./read-ahead.ts";
 
 function source(batches: number, failAt = -1) {
   const log: string[] = [];

@@ -1,0 +1,171 @@
+/**
+ * One backtest, start to end, in this thread: seed the counters with the counting rows before
+ * the window that a rule can still reach, replay the window's screenings in time order (each
+ * judged as of its own time), then judge the charges, and tally what the settings would have
+ * decided. backtest.service.ts runs it as a job (here or in a child process).
+ */
+import { effectiveRules } from "../../../shared/catalog/effective-rules.ts";
+import {
+  BACKTEST_ITEM_CAP,
+  type BacktestResult,
+  type BacktestSettings,
+} from "../../../shared/schemas/backtest.ts";
+import type { Policy } from "../../engine/types.ts";
+import type { PolicyService } from "../policy/policy.service.ts";
+import { keyedFromLegacy } from "../screening/identities.ts";
+import type { BacktestRepository } from "./backtest.repository.ts";
+import { createReplay } from "./backtest-replay.ts";
+import { createTally } from "./backtest-tally.ts";
+import { readAhead } from "./read-ahead.ts";
+import { type CounterRow, createReplayCounters, lookback } from "./replay-counters.ts";
+import { createStripeHistory } from "./stripe-history.ts";
+
+const DAY_MS = 86_400_000;
+
+export type Progress = (processed: number, total: number) => void;
+
+export type RunDeps = {
+  repo: BacktestRepository;
+  policy: Pick<PolicyService, "features">;
+  now: () => Date;
+  /** The account's key for identity digests (screening/identities.ts). */
+  digestKeyOf: (accountId: string) => string;
+};
+
+/** The policy the page's settings make, combined as the live policy is. */
+export function policyOf(settings: BacktestSettings): Policy {
+  const { enabled, settings: ruleSettings } = effectiveRules(
+    settings.rules,
+    settings.templates,
+    settings.rule_settings,
+  );
+  return {
+    rules: settings.rules,
+    templates: settings.templates,
+    blocklist: settings.blocklist,
+    enabled,
+    settings: ruleSettings,
+  };
+}
+
+const toKeyed = (key: string, value: string) => keyedFromLegacy(key, value);
+const keyedOrNull = (key: string, value: string | null) =>
+  value === null ? null : keyedFromLegacy(key, value);
+
+/** A counting row stored before keyed digests, with every digest in it keyed. */
+function keyedRow(key: string, row: CounterRow): CounterRow {
+  return {
+    ...row,
+    subject: keyedOrNull(key, row.subject),
+    user: keyedOrNull(key, row.user),
+    card: keyedOrNull(key, row.card),
+    promo: keyedOrNull(key, row.promo),
+  };
+}
+
+export function createBacktestRun({ repo, policy: policies, now, digestKeyOf }: RunDeps) {
+  /** Counters holding what a rule of `policy` can still see before the window. */
+  async function seededCounters(
+    accountId: string,
+    policy: Policy,
+    from: Date,
+    digestKey: string,
+    signal?: AbortSignal,
+  ) {
+    const keep = lookback(policy);
+    const counters = createReplayCounters(keep);
+    for await (const batch of readAhead(repo.seeds(accountId, from, keep))) {
+      signal?.throwIfAborted();
+      for (const seed of batch) {
+        // Rows stored before keyed digests: turned into their keyed form (decision 013).
+        if (seed.keyed) counters.seed(seed.kind, seed.value, seed.row);
+        else
+          counters.seed(seed.kind, toKeyed(digestKey, seed.value), keyedRow(digestKey, seed.row));
+      }
+    }
+    counters.settle();
+    return counters;
+  }
+
+  /** The refunds the farming rule counts, read only when it is on and counts them. */
+  async function refundHistory(accountId: string, policy: Policy, from: Date) {
+    const farming = policy.settings.rule_farming;
+    return createStripeHistory(
+      policy.enabled.rule_farming && farming.refunds
+        ? await repo.refundHistory(
+            accountId,
+            Math.floor((from.getTime() - farming.refund_window_days * DAY_MS) / 1000),
+          )
+        : [],
+    );
+  }
+
+  /** Runs one backtest of `settings` on the account's history, as of now. */
+  return async function run(
+    accountId: string,
+    settings: BacktestSettings,
+    onProgress: Progress = () => {},
+    signal?: AbortSignal,
+  ): Promise<BacktestResult> {
+    const started = performance.now();
+    const to = now();
+    const window = { from: new Date(to.getTime() - settings.days * DAY_MS), to };
+    const policy = policyOf(settings);
+    const digestKey = digestKeyOf(accountId);
+    const counters = await seededCounters(accountId, policy, window.from, digestKey, signal);
+    const history = await refundHistory(accountId, policy, window.from);
+    const replay = createReplay({
+      policy,
+      features: policies.features(),
+      counters,
+      history,
+      digestKey,
+    });
+    const tally = createTally(BACKTEST_ITEM_CAP);
+    const labels = await repo.labels(accountId);
+    const totals = await repo.totals(accountId, window);
+    const total = totals.screenings + totals.charges;
+    let processed = 0;
+    onProgress(0, total);
+    for await (const batch of readAhead(repo.screenings(accountId, window))) {
+      signal?.throwIfAborted();
+      for (const row of batch) {
+        const input = row.input;
+        tally.record(
+          "screening",
+          replay.screening(row),
+          row.createdAt.getTime(),
+          () => ({
+            id: row.id,
+            label: [input.type, input.email ?? input.user_id ?? input.ip].filter(Boolean).join(" "),
+            refunded: false,
+            disputed: false,
+          }),
+          labels.get(`screening:${row.id}`),
+        );
+      }
+      processed += batch.length;
+      onProgress(processed, Math.max(total, processed));
+    }
+    for await (const batch of readAhead(repo.charges(accountId, window))) {
+      signal?.throwIfAborted();
+      for (const row of batch) {
+        tally.record(
+          "charge",
+          replay.charge(row),
+          row.created * 1000,
+          () => ({
+            id: row.chargeId,
+            label: `${row.email ?? "no email"} · ${(row.amount / 100).toFixed(2)} ${row.currency.toUpperCase()}`,
+            refunded: row.refunded || row.amountRefunded > 0,
+            disputed: row.disputed,
+          }),
+          labels.get(`charge:${row.chargeId}`),
+        );
+      }
+      processed += batch.length;
+      onProgress(processed, Math.max(total, processed));
+    }
+    return tally.result(window, performance.now() - started);
+  };
+}

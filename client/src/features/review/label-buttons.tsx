@@ -3,10 +3,11 @@
  * current label (the newest; earlier ones stay as history on the server).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { LabelSubjectKind, LabelValue } from "../../../../shared/schemas/labels.ts";
+import type { LabelSubjectKind, LabelValue, LabelView } from "../../../../shared/schemas/labels.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import "./label-buttons.css";
 
+/** Reads the subject's label history itself (the screenings and dashboard tables). */
 export function LabelButtons({ kind, id }: { kind: LabelSubjectKind; id: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -18,10 +19,28 @@ export function LabelButtons({ kind, id }: { kind: LabelSubjectKind; id: string 
         queryClient.invalidateQueries({ queryKey: trpc.labels.history.queryKey(subject) }),
     }),
   );
-  const current = history.data?.[0];
-  const label = (value: LabelValue) => add.mutate({ ...subject, label: value });
   return (
-    <div className="label-buttons">
+    <LabelChoice
+      className="label-buttons"
+      current={history.data?.[0]}
+      busy={add.isPending}
+      error={add.isError ? errorMessage(add.error) : null}
+      onLabel={(value) => add.mutate({ ...subject, label: value })}
+    />
+  );
+}
+
+/** The current label and the two buttons; the caller knows the label and saves a new one. */
+export function LabelChoice(props: {
+  className: string;
+  current: Pick<LabelView, "label" | "who"> | null | undefined;
+  busy: boolean;
+  error: string | null;
+  onLabel(value: LabelValue): void;
+}) {
+  const { current } = props;
+  return (
+    <div className={props.className}>
       <span>
         Label:{" "}
         <b data-label={current?.label ?? "none"}>
@@ -31,20 +50,20 @@ export function LabelButtons({ kind, id }: { kind: LabelSubjectKind; id: string 
       <button
         type="button"
         className="secondary"
-        disabled={add.isPending}
-        onClick={() => label("fraud")}
+        disabled={props.busy}
+        onClick={() => props.onLabel("fraud")}
       >
         Label fraud
       </button>
       <button
         type="button"
         className="secondary"
-        disabled={add.isPending}
-        onClick={() => label("legitimate")}
+        disabled={props.busy}
+        onClick={() => props.onLabel("legitimate")}
       >
         Label legitimate
       </button>
-      {add.isError && <span role="alert">{errorMessage(add.error)}</span>}
+      {props.error && <span role="alert">{props.error}</span>}
     </div>
   );
 }

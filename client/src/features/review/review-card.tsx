@@ -1,0 +1,113 @@
+/**
+ * One item of the review queue: what it is, its reasons, what it shares with earlier events,
+ * its label, and Approve / Deny with a note (and "always allow this user").
+ */
+import { useMutation } from "@tanstack/react-query";
+import type { ReviewItem } from "../../../../shared/schemas/review.ts";
+import { ruleLabel } from "../../lib/rule-format.ts";
+import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { LabelChoice } from "./label-buttons.tsx";
+import { formatAge, itemTitle, sharedSentence } from "./review-format.ts";
+import { useInvalidateQueue } from "./use-invalidate-queue.ts";
+
+export function ReviewCard(props: {
+  item: ReviewItem;
+  selected: boolean;
+  note: string;
+  busy: boolean;
+  alwaysAllow: boolean;
+  onAlwaysAllow(on: boolean): void;
+  onNote(note: string): void;
+  onSelect(): void;
+  onDecide(decision: "approve" | "deny"): void;
+}) {
+  const { item } = props;
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: j/k select from the keyboard.
+    <li
+      id={`rv-${item.id}`}
+      className={`rv-card${props.selected ? " selected" : ""}`}
+      aria-current={props.selected ? "true" : undefined}
+      data-id={item.id}
+      onClick={props.onSelect}
+    >
+      <div className="rv-head">
+        <strong>{itemTitle(item)}</strong>
+        <span>{item.email ?? item.user_id ?? "unknown user"}</span>
+        {item.kind === "charge" && <code className="rv-muted">{item.id}</code>}
+        {item.ip && <span className="rv-muted">{item.ip}</span>}
+        <span className="rv-muted">waiting {formatAge(item.created_at, Date.now())}</span>
+        {item.score !== null && (
+          <span className="rv-score">
+            {item.kind === "charge" ? "risk score" : "score"} {item.score}
+          </span>
+        )}
+      </div>
+      <ul className="rv-reasons" aria-label="Reasons">
+        {item.reasons.map((r) => (
+          <li key={`${r.rule}-${r.message}`}>
+            <strong>{ruleLabel(r.rule)}</strong>: {r.message}
+          </li>
+        ))}
+      </ul>
+      {item.shared.length > 0 && (
+        <ul className="rv-shared" aria-label="Shared identity">
+          {item.shared.map((s) => (
+            <li key={s.kind} className={s.fraud > 0 ? "fraud" : ""}>
+              {sharedSentence(s)}
+            </li>
+          ))}
+        </ul>
+      )}
+      <LabelRow item={item} />
+      <div className="rv-actions">
+        <input
+          aria-label="Note"
+          placeholder="Note (optional)"
+          value={props.note}
+          maxLength={500}
+          onChange={(e) => props.onNote(e.target.value)}
+        />
+        {(item.user_id || item.email) && (
+          <label className="rv-always">
+            <input
+              type="checkbox"
+              checked={props.alwaysAllow}
+              onChange={(e) => props.onAlwaysAllow(e.target.checked)}
+            />
+            Always allow this user
+          </label>
+        )}
+        <button type="button" disabled={props.busy} onClick={() => props.onDecide("approve")}>
+          Approve
+        </button>
+        <button
+          type="button"
+          className="danger"
+          disabled={props.busy}
+          onClick={() => props.onDecide("deny")}
+        >
+          Deny
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** The item's label from the queue's page; a new one refetches the queue. */
+function LabelRow({ item }: { item: ReviewItem }) {
+  const trpc = useTRPC();
+  const invalidate = useInvalidateQueue();
+  const add = useMutation(trpc.labels.add.mutationOptions({ onSuccess: () => invalidate() }));
+  return (
+    <LabelChoice
+      className="rv-label"
+      current={item.label}
+      busy={add.isPending}
+      error={add.isError ? errorMessage(add.error) : null}
+      onLabel={(value) =>
+        add.mutate({ subject_kind: item.kind, subject_id: item.id, label: value })
+      }
+    />
+  );
+}

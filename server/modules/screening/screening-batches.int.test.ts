@@ -1,9 +1,10 @@
 /**
  * Screenings judged in batches on both databases: screenings sent at once share one batch and
  * each is counted with the ones before it (plain counts, in arrival order, blocked ones left
- * out where asked; distinct counts without counting a person twice); a batch counted while the
- * one before is still being written counts those screenings once, whether or not its count
- * statement saw them committed; every screening answered is stored.
+ * out where asked; distinct counts without counting a person twice); a batch counted by the
+ * statement that writes the one before counts those screenings once, from memory; a statement
+ * the database refuses is run again one screening at a time; every screening answered is
+ * stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DB_KINDS, openTestDatabase } from "../../../test/helpers/databases.ts";
@@ -167,7 +168,7 @@ describe.each(DB_KINDS)("screening batches (%s)", (kind) => {
     expect(again.answer).toBe(3);
   });
 
-  describe("a batch counted while the one before is being written", () => {
+  describe("a batch counted by the statement that writes the one before", () => {
     /** A gate: `wait` resolves once `open` is called. */
     function gate() {
       let open = () => {};
@@ -177,75 +178,71 @@ describe.each(DB_KINDS)("screening batches (%s)", (kind) => {
       return { wait, open };
     }
 
-    /** Batches over the real repository whose writes and counts wait for the gates given. */
-    function gated(gates: { write?: Promise<void>; count?: Promise<void> }) {
+    /**
+     * Batches over the real repository whose first statement, once answered, waits for `first`
+     * before the batch is judged (so a screening sent meanwhile shares the next statement with
+     * the first batch's write); what each statement was given is noted.
+     */
+    function heldAfterFirst(first: Promise<void>) {
       const repo = createScreeningRepository(db.prisma, db.screeningSql);
-      const counts: string[][] = [];
-      const slow: typeof repo = {
+      const statements: { written: number; counted: number }[] = [];
+      const held: typeof repo = {
         ...repo,
-        async countBatch(requests, unseen = []) {
-          counts.push([...unseen]);
-          await gates.count;
-          return repo.countBatch(requests, unseen);
-        },
-        async storeBatch(screenings, ids) {
-          await gates.write;
-          return repo.storeBatch(screenings, ids);
+        async storeAndCount(screenings, ids, requests) {
+          statements.push({ written: screenings.length, counted: requests.length });
+          const counted = await repo.storeAndCount(screenings, ids, requests);
+          if (statements.length === 1) await first;
+          return counted;
         },
       };
-      return { batches: createScreeningBatches(slow), counts };
+      return { batches: createScreeningBatches(held), statements };
     }
 
-    const device = (name: string, user: string, i: number, measure: Probe["measure"]) =>
-      screening(
-        new Date(),
-        { ip: `192.0.2.${i}`, device: name, user },
-        { kind: "device", measure },
-      );
+    const on = (device: string, user: string, i: number, measure: Probe["measure"]) =>
+      screening(new Date(), { ip: `192.0.2.${i}`, device, user }, { kind: "device", measure });
 
-    it("counts a screening still being written from memory", async () => {
-      const writes = gate();
-      const { batches: slow, counts } = gated({ write: writes.wait });
-      const first = slow(device("dev-unseen", "x-1", 1, "distinctSubject"));
-      // The first is judged and waits to be written; the second is counted meanwhile.
-      await expect.poll(() => counts.length).toBe(1);
-      const second = slow(device("dev-unseen", "x-2", 2, "distinctSubject"));
-      await expect.poll(() => counts.length).toBe(2);
-      expect(counts[1]).toHaveLength(1);
-      writes.open();
+    it.each([
+      ["count", 1],
+      ["distinctSubject", 1],
+    ] as const)("counts the screening written beside it from memory (%s)", async (measure, n) => {
+      const judged = gate();
+      const { batches: held, statements } = heldAfterFirst(judged.wait);
+      const device = `dev-beside-${measure}`;
+      const first = held(on(device, "x-1", 1, measure));
+      await expect.poll(() => statements.length).toBe(1);
+      const second = held(on(device, "x-2", 2, measure));
+      judged.open();
       expect((await first).answer).toBe(0);
-      expect((await second).answer).toBe(1);
+      // The second was counted by the statement that wrote the first, which cannot see it.
+      expect((await second).answer).toBe(n);
+      expect(statements[1]).toEqual({ written: 1, counted: 1 });
       // Both committed: the next counts them from the database, each once.
-      const third = await batches(device("dev-unseen", "x-3", 3, "distinctSubject"));
+      const third = await batches(on(device, "x-3", 3, measure));
       expect(third.answer).toBe(2);
     });
 
-    it("counts once a screening committed after the count was asked for", async () => {
-      const writes = gate();
-      const count = gate();
-      let counting = false;
-      const { batches: slow, counts } = gated({
-        write: writes.wait,
-        // The first count goes at once; the second waits, and runs after the first is written.
-        get count() {
-          if (!counting) {
-            counting = true;
-            return undefined;
-          }
-          return count.wait;
-        },
-      });
-      const first = slow(device("dev-race", "y-1", 1, "count"));
-      await expect.poll(() => counts.length).toBe(1);
-      const second = slow(device("dev-race", "y-2", 2, "count"));
-      await expect.poll(() => counts.length).toBe(2);
-      // The second count was asked with the first still unseen; the first now commits, and
-      // only then does the second count reach the database, which sees it: a plain count that
-      // added it from memory as well would say 2.
-      writes.open();
-      expect((await first).answer).toBe(0);
-      count.open();
-      expect((await second).answer).toBe(1);
+    it("answers each screening alone when the database refuses one of a statement", async () => {
+      const judged = gate();
+      const { batches: held, statements } = heldAfterFirst(judged.wait);
+      const device = "dev-refused";
+      const bad = on(device, "z-1", 1, "count");
+      const judge = bad.judge;
+      // A value PostgreSQL cannot store (the API refuses it at the edge; here it gets through).
+      bad.judge = (counted) => {
+        const out = judge(counted);
+        return { ...out, row: { ...out.row, email: "nul\u0000byte@example.com" } };
+      };
+      const refused = held(bad);
+      const good = held(on(device, "z-2", 2, "count"));
+      await expect.poll(() => statements.length).toBe(1);
+      const next = held(on(device, "z-3", 3, "count"));
+      judged.open();
+      await expect(refused).rejects.toThrow();
+      expect((await good).answer).toBe(1);
+      // Counted again once the writes went one by one: the refused one was never stored.
+      expect((await next).answer).toBe(1);
+      const stored = await db.prisma.screening.count({ where: { userId: { in: ["z-1", "z-2"] } } });
+      expect(stored).toBe(1);
     });
   });
 });

@@ -1,22 +1,21 @@
 /**
- * Screenings judged in batches (decisions 015 and 016), in two stages that overlap. Counting:
- * screenings that arrive while a batch is being counted wait, and the next batch takes them
- * all: one statement counts every probe of every screening, and the engine judges each in
- * arrival order. Writing: the judged screenings go to a group committer, and each is answered
- * once its batch is committed. The next batch is counted while the last one is written.
+ * Screenings judged in cycles (decisions 015 and 016). Screenings that arrive while a cycle's
+ * statement is in the database wait for the next. Each cycle is one statement, so one round
+ * trip and one commit: it writes the screenings judged in the cycle before and counts every
+ * probe of those waiting (up to 64); then the engine judges each in arrival order, and they
+ * are written by the next cycle. A screening is answered once it is committed.
  *
- * Exact on one instance. A screening judged but not yet known to be committed is "unseen":
- * the count statement leaves its rows out (by screening id), and they are counted from memory
- * instead, so whether the statement would have seen them does not matter. Plain counts add
- * them; a distinct count (users on a device, cards of an email) gets the distinct values the
- * database counted and adds theirs, so one person is never counted twice. Inside a batch, each
- * screening is counted with the ones judged before it. Across instances: two screenings of
- * one identity on two instances miss each other when each is counted before the other is
- * committed, that is when they arrive within about one batch (a few milliseconds) of each
- * other; decision 015 has the figures.
+ * Exact on one instance. A screening judged but not yet committed is "unseen": counts add it
+ * from memory (the statement that writes it cannot see it, one snapshot; none before it ran).
+ * Plain counts add the unseen rows they match; a distinct count (users on a device, cards of
+ * an email) gets the distinct values the database counted and adds those of the unseen rows,
+ * so one person is never counted twice. Inside a batch, each screening is counted with the
+ * ones judged before it. Across instances: two screenings of one identity on two instances
+ * miss each other when each is counted before the other is committed, that is when they
+ * arrive within about one cycle (a few milliseconds) of each other; decision 015 has the
+ * figures.
  */
 import { randomUUID } from "node:crypto";
-import { createBatcher } from "../../lib/batcher.ts";
 import type { Identities } from "./identities.ts";
 import type { Probe } from "./probes.ts";
 import type {
@@ -95,6 +94,19 @@ function withUnseen(item: Pending<unknown>, counted: Counted, rows: readonly Jud
   return { ...counted, answers };
 }
 
+type Waiting = {
+  item: Pending<unknown>;
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+};
+
+/** A judged screening waiting to be written, and its caller's answer once it is. */
+type Writing = Judged & {
+  answer: () => unknown;
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+};
+
 export function createScreeningBatches(
   repo: ScreeningRepository,
   /** Told the size of each batch counted (metrics, tests). */
@@ -102,53 +114,114 @@ export function createScreeningBatches(
 ) {
   /** Judged and not yet known to be committed, by id, oldest first. */
   const unseen = new Map<string, StoredScreening>();
+  const waiting: Waiting[] = [];
+  let judged: Writing[] = [];
+  let busy = false;
+  let scheduled = false;
 
-  const write = createBatcher(
-    (judged: Judged[]) =>
-      repo.storeBatch(
-        judged.map((j) => j.row),
-        judged.map((j) => j.id),
-      ),
-    { lanes: 1, maxBatch: MAX_BATCH },
-  );
-
-  /** Stores one judged screening; once committed (or failed) it is no longer unseen. */
-  async function store(judged: Judged): Promise<string> {
-    try {
-      return await write(judged);
-    } finally {
-      unseen.delete(judged.id);
+  /** The judged screenings' writes succeeded: each is answered. */
+  function written(batch: readonly Writing[]) {
+    for (const w of batch) {
+      unseen.delete(w.id);
+      try {
+        w.resolve(w.answer());
+      } catch (error) {
+        w.reject(error);
+      }
     }
   }
 
-  async function judgeAll<R>(items: Pending<R>[]): Promise<{ done: Promise<R> }[]> {
-    // Taken before the count is sent: a screening committed after this is left out of the
-    // count and counted here; one committed before is one the count sees.
-    const earlier: Judged[] = [...unseen].map(([id, row]) => ({ id, row }));
-    const counted = await repo.countBatch(
-      items,
-      earlier.map((j) => j.id),
-    );
-    // In order: each is judged with the unseen rows and those of the batch before it. All are
-    // judged before any is kept, so a judge that throws leaves nothing behind (the batcher
-    // then runs each alone).
-    const judged = items.map((item, i) => {
-      const { row, result } = item.judge(withUnseen(item, counted[i] as Counted, earlier));
-      const entry = { id: randomUUID(), row };
-      earlier.push(entry);
-      return { entry, result };
-    });
-    return judged.map(({ entry, result }) => {
-      unseen.set(entry.id, entry.row);
-      return { done: store(entry).then(result) };
-    });
+  /** Judges each counted screening in order, with the unseen rows and those judged before it. */
+  function judgeAll(batch: readonly Waiting[], counted: readonly Counted[], earlier: Judged[]) {
+    for (const [i, w] of batch.entries()) {
+      try {
+        const { row, result } = w.item.judge(withUnseen(w.item, counted[i] as Counted, earlier));
+        const id = randomUUID();
+        earlier.push({ id, row });
+        unseen.set(id, row);
+        judged.push({ id, row, answer: () => result(id), resolve: w.resolve, reject: w.reject });
+      } catch (error) {
+        w.reject(error);
+      }
+    }
   }
 
-  const batch = createBatcher(judgeAll, { lanes: 1, maxBatch: MAX_BATCH, onBatch });
-  return async <R>(item: Pending<R>): Promise<R> => {
-    const { done } = (await batch(item)) as { done: Promise<R> };
-    return done;
-  };
+  /**
+   * The statement failed, and kept nothing: which part failed is unknown. Each write goes
+   * alone, so each caller gets its own result or error; then the batch is counted again (no
+   * screening is unseen any more), and alone if it fails again.
+   */
+  async function oneByOne(writing: readonly Writing[], counting: readonly Waiting[]) {
+    for (const w of writing) {
+      try {
+        await repo.storeBatch([w.row], [w.id]);
+        written([w]);
+      } catch (error) {
+        unseen.delete(w.id);
+        w.reject(error);
+      }
+    }
+    // Every write has ended: nothing is unseen, the count sees what was stored.
+    try {
+      judgeAll(counting, await repo.countBatch(counting.map((w) => w.item)), []);
+    } catch {
+      for (const w of counting) {
+        try {
+          judgeAll([w], await repo.countBatch([w.item]), []);
+        } catch (error) {
+          w.reject(error);
+        }
+      }
+    }
+  }
+
+  /**
+   * One cycle: the screenings judged last cycle are written and those waiting are counted, in
+   * one statement; then the counted ones are judged, to be written next cycle.
+   */
+  async function cycle() {
+    scheduled = false;
+    busy = true;
+    const counting = waiting.splice(0, MAX_BATCH);
+    const writing = judged;
+    judged = [];
+    if (counting.length > 0) onBatch?.(counting.length);
+    // Every screening not yet committed is one the count cannot see (the ones written by this
+    // statement are all of them): counted from memory.
+    const earlier: Judged[] = [...unseen].map(([id, row]) => ({ id, row }));
+    try {
+      const counted = await repo.storeAndCount(
+        writing.map((w) => w.row),
+        ids(writing),
+        counting.map((w) => w.item),
+      );
+      written(writing);
+      judgeAll(counting, counted, earlier);
+    } catch {
+      await oneByOne(writing, counting);
+    } finally {
+      busy = false;
+      schedule();
+    }
+  }
+
+  /**
+   * Runs the next cycle after the event loop's next I/O phase, so that requests already
+   * received join it (with the embedded database nothing arrives while a statement runs).
+   */
+  function schedule() {
+    if (scheduled || busy || (waiting.length === 0 && judged.length === 0)) return;
+    scheduled = true;
+    setImmediate(() => void cycle());
+  }
+
+  return <R>(item: Pending<R>): Promise<R> =>
+    new Promise<R>((resolve, reject) => {
+      waiting.push({ item, resolve: resolve as (result: unknown) => void, reject });
+      schedule();
+    });
 }
+
+const ids = (judged: readonly { id: string }[]) => judged.map((j) => j.id);
 
 export type ScreeningBatches = ReturnType<typeof createScreeningBatches>;

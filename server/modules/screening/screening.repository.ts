@@ -21,6 +21,7 @@ import {
   INSERT,
   type InsertItem,
   LEGACY_ROWS,
+  STORE_AND_COUNT,
 } from "./screening.sql.ts";
 
 export type StoredScreening = {
@@ -189,20 +190,39 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
     return `screen-count-${Math.min(6, Math.floor(Math.log10(counted)))}`;
   };
   const repo = {
-    /**
-     * Every probe's answer and Stripe history, for a batch of screenings, in one statement;
-     * the counting rows of the screenings `unseen` (still being written) left out.
-     */
-    async countBatch(
-      requests: readonly CountRequest[],
-      unseen: readonly string[] = [],
-    ): Promise<Counted[]> {
+    /** Every probe's answer and Stripe history, for a batch of screenings, in one statement. */
+    async countBatch(requests: readonly CountRequest[]): Promise<Counted[]> {
       const { probes, history } = countInput(requests, keyedOnly);
       if (probes.length === 0 && history.length === 0) return countedOf(requests, []);
       const rows = await sql.prepared<CountRow>(countName(requests.length), COUNT, [
         JSON.stringify(probes),
         JSON.stringify(history),
-        unseen,
+      ]);
+      return countedOf(requests, rows);
+    },
+
+    /**
+     * Stores one batch of judged screenings (under `ids`) and counts the next, in one
+     * statement: one round trip and one commit. The count does not see the rows stored beside
+     * it (the caller counts them from memory).
+     */
+    async storeAndCount(
+      screenings: readonly StoredScreening[],
+      ids: readonly string[],
+      requests: readonly CountRequest[],
+    ): Promise<Counted[]> {
+      if (screenings.length === 0) return repo.countBatch(requests);
+      if (requests.length === 0) {
+        await repo.storeBatch(screenings, ids);
+        return [];
+      }
+      const { probes, history } = countInput(requests, keyedOnly);
+      const items = screenings.map((s, i) => insertItem(ids[i] as string, s));
+      const name = countName(requests.length).replace("count", "cycle");
+      const rows = await sql.prepared<CountRow>(name, STORE_AND_COUNT, [
+        JSON.stringify(probes),
+        JSON.stringify(history),
+        JSON.stringify(items),
       ]);
       return countedOf(requests, rows);
     },

@@ -36,8 +36,8 @@ export type HistoryItem = { i: number; a: string; e: string | null; c: string | 
 
 /**
  * COUNT's answers: probe n of screening i; n -1 refunds, -2 disputes. A distinct count also
- * gives its distinct users or cards (`vals`), so screenings the database cannot see yet can be
- * added to it without counting one person twice (screening-batches.ts).
+ * gives its distinct users or cards (`vals`), so the screenings it cannot see yet (stored by
+ * the same statement) can be added to it without counting one person twice.
  */
 export type CountRow = { i: number; n: number; answer: number; vals: string[] | null };
 
@@ -46,9 +46,7 @@ export type CountRow = { i: number; n: number; answer: number; vals: string[] | 
  * legacy digest) in the window, of the types asked, not blocked if asked, of the promo or
  * referrer asked; counted, or their distinct users or cards, the event's own left out. A
  * legacy row's user or card digest is turned into its keyed form first (identities.ts), so
- * one person is never counted twice. An index scan per probe (accountId, kind, value, ...).
- * Rows of the screenings in $3 are left out: they are still being written, and the caller
- * counts them from memory whether or not this statement would have seen them.
+ * one person is never counted twice. An index scan per probe (accountId, kind, value, at).
  */
 export const COUNT = `
   SELECT p.i, p.n, c.answer, c.vals
@@ -74,7 +72,6 @@ export const COUNT = `
       FROM (
         SELECT * FROM "ScreeningIdentity" k
         WHERE k."accountId" = p.a AND k."kind" = p.kind AND k."value" = p.v AND k."at" >= p.s
-          AND k."screeningId" <> ALL ($3::text[])
         UNION ALL
         SELECT * FROM "ScreeningIdentity" o
         WHERE p.l IS NOT NULL AND o."accountId" = p.a AND o."kind" = p.kind AND o."value" = p.l
@@ -129,10 +126,10 @@ export type InsertItem = {
   ids: readonly (readonly [string, string])[];
 };
 
-/** A batch of screenings and their counting rows, in one statement (so one commit). */
-export const INSERT = `
-  WITH x AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, "accountId" text,
+/** The screenings of JSON array `param` (x), and their insert (s): the start of a WITH. */
+const screeningsOf = (param: string) => `
+  x AS (
+    SELECT * FROM jsonb_to_recordset(${param}::jsonb) AS x(id text, "accountId" text,
       "createdAt" timestamp, type text, "userId" text, email text, ip text, country text,
       decision text, score int, rules text[], reasons jsonb, monitored jsonb, input jsonb,
       "collectIp" text, signals jsonb, unavailable jsonb, subject text, "user" text, card text,
@@ -144,12 +141,26 @@ export const INSERT = `
     SELECT id, "accountId", "createdAt", type, "userId", email, ip, country, decision, score,
       rules, reasons, monitored, input, "collectIp", signals, unavailable
     FROM x
-  )
+  )`;
+
+/** The counting rows of the screenings in x. */
+const IDENTITIES = `
   INSERT INTO "ScreeningIdentity" ("accountId", "screeningId", "kind", "value", "type", "at",
     "subject", "userId", "card", "promo", "blocked", "keyed")
   SELECT x."accountId", x.id, pair ->> 0, pair ->> 1, x.type, x."createdAt", x.subject,
     x."user", x.card, x.promo, x.blocked, true
   FROM x CROSS JOIN LATERAL jsonb_array_elements(x.ids) AS pair`;
+
+/** A batch of screenings and their counting rows, in one statement (so one commit). */
+export const INSERT = `WITH ${screeningsOf("$1")} ${IDENTITIES}`;
+
+/**
+ * One batch stored ($3, as INSERT) and the next one counted ($1 and $2, as COUNT), in one
+ * statement: one round trip and one commit a cycle (screening-batches.ts). The count does not
+ * see the rows stored beside it (one snapshot): the caller counts those from memory.
+ */
+export const STORE_AND_COUNT = `WITH ${screeningsOf("$3")}, i AS (${IDENTITIES})
+  ${COUNT.trim()}`;
 
 /**
  * Whether an account still holds counting rows from before keyed digests (decision 013),

@@ -18,8 +18,8 @@
  *
  * Options: --db postgres|embedded (default both), --fill 20000, --stored 0 (screenings of
  * history put straight into PostgreSQL first, spread over 90 days: scripts/bench/screen/stored.ts),
- * --duration 12 (seconds per
- * load), --connections 32, --rate 1000, --rate-connections 10. Prints a Markdown table and
+ * --stored-digests keyed|legacy (how that history is hashed; keyed by default), --duration 12
+ * (seconds per load), --connections 32, --rate 1000, --rate-connections 10. Prints a Markdown table and
  * writes bench/results/screen-<date>.json; --json <file> also writes the summary `npm run bench`
  * collects. Traffic goes to 127.0.0.1 only. Every child process
  * is stopped at the end, on error and on Ctrl-C.

@@ -28,6 +28,8 @@ export type WardenProcess = {
   logFile: string;
   /** The PostgreSQL database the server uses (null on the embedded one). */
   databaseUrl: string | null;
+  /** The ENCRYPTION_KEY Warden was given (base64), with PostgreSQL. */
+  encryptionKey: string | null;
   child: ChildProcess;
   /** Answers /healthz, or throws with the log's last lines. */
   ready: () => Promise<void>;
@@ -87,6 +89,7 @@ export async function launchWarden(
     dataDir,
     logFile,
     databaseUrl,
+    encryptionKey: env.ENCRYPTION_KEY ?? null,
     child,
     ready: () =>
       waitUntil(

@@ -48,17 +48,25 @@ export const SEED_KINDS = [
   ],
 ] as const;
 
+/** A SQL expression: the keyed digest (decision 013) of `value` under the account key $5. */
+const keyedDigest = (kind: string, value: string) =>
+  `substr(encode(sha256(convert_to($5::text || ':' || ${digest(kind, value)}, 'UTF8')), 'hex'), 1, 32)`;
+
 /**
  * $4 counting rows of `kind` for account $1 in the 30 days before the window (which ends at $2
- * and spans $3 ms), hashed as Warden hashes them.
+ * and spans $3 ms), hashed as Warden hashes them: unkeyed, as stored before keyed digests, or
+ * (`keyed`) under the account's digest key $5, as Warden stores them now.
  */
-export const seedSql = (kind: string, value: string) =>
-  `INSERT INTO "ScreeningIdentity" ("accountId", "screeningId", "kind", "value", "type", "at",
-         "subject", "userId", "blocked")
-       SELECT $1, 'seed-' || g, '${kind}', ${digest(kind, value)}, 'signup',
+export const seedSql = (kind: string, value: string, keyed = false) => {
+  const hash = keyed ? keyedDigest : digest;
+  return `INSERT INTO "ScreeningIdentity" ("accountId", "screeningId", "kind", "value", "type", "at",
+         "subject", "userId", "blocked", "keyed")
+       SELECT $1, 'seed-' || g, '${kind}', ${hash(kind, value)}, 'signup',
          ${at(`$2::bigint - 30 * 86400000::bigint - (g::bigint * $3::bigint / $4::bigint)`)},
-         ${digest("user", `'u' || (g % 300000)`)}, ${digest("user", `'u' || (g % 300000)`)}, false
+         ${hash("user", `'u' || (g % 300000)`)}, ${hash("user", `'u' || (g % 300000)`)}, false,
+         ${keyed}
        FROM generate_series(1, $4::bigint) AS g`;
+};
 
 /** Charges $5..$6 of $4 for account $1, spread back from $2 over $3 ms. */
 export const CHARGES_SQL = `INSERT INTO "Transaction" ("accountId", "chargeId", "hasCharge", "amount", "amountRefunded",

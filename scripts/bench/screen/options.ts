@@ -9,6 +9,8 @@ export const options = {
   fill: Number(args.fill ?? 20_000),
   /** Screenings of history stored straight into the database first (PostgreSQL; stored.ts). */
   stored: Number(args.stored ?? 0),
+  /** `--stored-digests legacy`: that history unkeyed, as an install from before keyed digests. */
+  storedLegacy: args["stored-digests"] === "legacy",
   /** Seconds per load. */
   seconds: Number(args.duration ?? 12),
   connections: Number(args.connections ?? 32),

@@ -72,7 +72,12 @@ async function measure(warden: WardenProcess, savedLog: string) {
   const stream = screenStream(population, 7, kind);
   const stored =
     options.stored > 0 && warden.databaseUrl
-      ? await storeHistory(label, warden.databaseUrl, options.stored)
+      ? await storeHistory(
+          label,
+          warden.databaseUrl,
+          options.stored,
+          options.storedLegacy ? null : warden.encryptionKey,
+        )
       : null;
   const filled = await fill(label, url, headers, stream.next, options.fill);
   const sampler = warden.databaseUrl ? sampleWaits(warden.databaseUrl) : null;

@@ -18,6 +18,8 @@ export type ChangeFeed = {
 };
 
 const CHANNEL = "warden_changes";
+/** The listening connection's name in pg_stat_activity. */
+export const CHANGE_FEED_APPLICATION = "warden-changes";
 
 function localFeed(): ChangeFeed & { deliver(change: Change): void } {
   const handlers = new Set<ChangeHandler>();
@@ -44,54 +46,101 @@ export function createLocalChangeFeed(): ChangeFeed {
 
 type Log = { warn(obj: object, msg: string): void };
 
+/** Retries after a lost connection: soon at first, then less often, never past the cap. */
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 10_000;
+/** Changes waiting for the connection, deduplicated; past this many, the oldest is dropped. */
+const PENDING_MAX = 10_000;
+
 /**
- * Changes shared through PostgreSQL's LISTEN/NOTIFY on one dedicated connection. If that
- * connection drops, it reconnects and tells subscribers to forget everything, since
- * notifications sent meanwhile are lost.
+ * Changes shared through PostgreSQL's LISTEN/NOTIFY on one dedicated connection. A lost
+ * connection is logged and retried. Notifications sent meanwhile are lost to this instance,
+ * so each (re)connect tells the subscribers to forget everything ("*"). Changes published
+ * while it is down wait and are sent once it is back: the other instances would otherwise
+ * never hear of them (a revoked key stayed usable there). A process that dies first loses
+ * them; the caches' own maximum age bounds that.
  */
 export function createPostgresChangeFeed(url: string, log: Log): ChangeFeed {
   const local = localFeed();
   const instance = randomUUID();
+  const pending = new Set<string>();
   let client: pg.Client | null = null;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
+  let failures = 0;
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: url });
+    const next = new pg.Client({
+      connectionString: url,
+      keepAlive: true,
+      application_name: CHANGE_FEED_APPLICATION,
+    });
+    let gone = false;
+    const lost = (error: unknown, what: string) => {
+      if (gone) return;
+      gone = true;
+      if (client === next) client = null;
+      void next.end().catch(() => {});
+      if (closed) return;
+      failures += 1;
+      log.warn({ err: error, attempt: failures }, what);
+      schedule();
+    };
     next.on("notification", (message) => {
       const [from, topic, accountId] = (message.payload ?? "").split("|");
       if (from !== instance && topic && accountId) local.deliver({ topic, accountId });
     });
-    next.on("error", (error) => {
-      log.warn({ err: error }, "change feed connection lost; reconnecting");
-      if (client === next) client = null;
-      void next.end().catch(() => {});
-      schedule();
-    });
+    next.on("error", (error) => lost(error, "change feed connection lost; reconnecting"));
+    next.on("end", () =>
+      lost(new Error("connection ended"), "change feed connection lost; reconnecting"),
+    );
     try {
       await next.connect();
       await next.query(`LISTEN ${CHANNEL}`);
     } catch (error) {
-      log.warn({ err: error }, "change feed could not listen; retrying");
-      void next.end().catch(() => {});
-      schedule();
+      lost(error, "change feed could not listen; retrying");
       return;
     }
-    if (closed) {
-      await next.end();
+    if (closed || gone) {
+      gone = true;
+      await next.end().catch(() => {});
       return;
     }
     client = next;
+    failures = 0;
+    // Anything sent while we were not listening is lost: every cache starts over.
     local.deliver({ topic: "*", accountId: "*" });
+    flush();
   }
 
   function schedule(): void {
     if (closed || retry) return;
+    const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1));
     retry = setTimeout(() => {
       retry = undefined;
       void connect();
-    }, 1000);
+    }, delay);
     retry.unref();
+  }
+
+  function flush(): void {
+    const sender = client;
+    if (!sender) return;
+    for (const payload of pending) {
+      pending.delete(payload);
+      sender.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]).catch((error) => {
+        // Kept for the next connection; the connection's own error event reconnects.
+        keep(payload);
+        log.warn({ err: error }, "change not sent to other instances yet; will retry");
+        if (client && client !== sender) flush();
+      });
+    }
+  }
+
+  function keep(payload: string): void {
+    pending.delete(payload);
+    if (pending.size >= PENDING_MAX) pending.delete(pending.values().next().value as string);
+    pending.add(payload);
   }
 
   const ready = connect();
@@ -99,10 +148,8 @@ export function createPostgresChangeFeed(url: string, log: Log): ChangeFeed {
   return {
     publish(change) {
       local.deliver(change);
-      const payload = `${instance}|${change.topic}|${change.accountId}`;
-      client?.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]).catch((error) => {
-        log.warn({ err: error }, "change not sent to other instances");
-      });
+      keep(`${instance}|${change.topic}|${change.accountId}`);
+      flush();
     },
     subscribe: local.subscribe,
     async close() {

@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHANGE_FEED_APPLICATION } from "../../server/db/change-feed.ts";
 import {
   allowOrigins,
   collect,
@@ -259,12 +260,53 @@ describe.each(DB_KINDS)("screening never fails open (%s)", (kind) => {
 describe.runIf(DB_KINDS.includes("postgres"))("API keys across two instances (postgres)", () => {
   let a: TestApp;
   let b: TestApp;
+  let listenerOfB = 0;
   const env = { ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64") };
+  /** The instances' change-feed connections (pg_stat_activity), both on one database. */
+  const listeners = async () =>
+    (
+      await a.database.sql.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()",
+        [CHANGE_FEED_APPLICATION],
+      )
+    ).map((row) => row.pid);
+  const status = (app: TestApp, key: string) =>
+    fetch(`${app.baseUrl}/api/v1/screen`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ type: "signup" }),
+    }).then((res) => res.status);
+  /** Kills `app`'s listening connection and returns once it is gone. */
+  async function killListenerOf(app: TestApp) {
+    const pids = (await listeners()).filter((pid) => (app === b) === (pid === listenerOfB));
+    expect(pids).toHaveLength(1);
+    await a.database.sql.query("SELECT pg_terminate_backend($1)", [pids[0]]);
+    await expect.poll(listeners).not.toContain(pids[0]);
+    if (app === b) listenerOfB = 0;
+    return pids[0];
+  }
+  /** Waits until `app` listens again (a connection that is not the other instance's). */
+  async function listensAgain(app: TestApp, other: number) {
+    await expect.poll(async () => (await listeners()).length, { timeout: 15_000 }).toBe(2);
+    if (app === b) listenerOfB = (await listeners()).find((pid) => pid !== other) ?? 0;
+  }
+
+  /** The listening connections, once there are `count` of them. */
+  async function listening(count: number) {
+    for (let tries = 0; tries < 100; tries++) {
+      const pids = await listeners();
+      if (pids.length === count) return pids;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`expected ${count} listening connections`);
+  }
 
   beforeAll(async () => {
     a = await startTestApp("postgres", { env });
+    const [ofA] = await listening(1);
     // A second instance on the same database, with its own LISTEN connection.
     b = await startTestApp("postgres", { env, database: a.database });
+    listenerOfB = (await listening(2)).find((pid) => pid !== ofA) ?? 0;
   });
   afterAll(async () => {
     await b?.close();
@@ -274,17 +316,43 @@ describe.runIf(DB_KINDS.includes("postgres"))("API keys across two instances (po
   it("takes a key created on one instance at once on the other, and refuses it within 2 s of its revocation there", async () => {
     const merchant = await signedInMerchant(a, "two-instances@example.com");
     const backend = await backendOf(a, merchant);
-    const onB = (key: string) =>
-      fetch(`${b.baseUrl}/api/v1/screen`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ type: "signup" }),
-      }).then((res) => res.status);
-    expect(await onB(backend.key)).toBe(200);
+    expect(await status(b, backend.key)).toBe(200);
     const revoke = await merchant.api.json(`/api/api-keys/${backend.keyId}`, { method: "DELETE" });
     expect(revoke.status).toBe(204);
     const revokedAt = Date.now();
-    await expect.poll(() => onB(backend.key), { timeout: 2000, interval: 20 }).toBe(401);
+    await expect.poll(() => status(b, backend.key), { timeout: 2000, interval: 20 }).toBe(401);
     console.log(`revocation reached the other instance in ${Date.now() - revokedAt} ms`);
+  });
+
+  it("refuses a key revoked while its listening connection was down within 2 s of listening again", async () => {
+    const merchant = await signedInMerchant(a, "listener-down@example.com");
+    const backend = await backendOf(a, merchant);
+    expect(await status(b, backend.key)).toBe(200);
+    await killListenerOf(b);
+    // Revoked on A while B hears nothing: its notice is lost to B.
+    const revoke = await merchant.api.json(`/api/api-keys/${backend.keyId}`, { method: "DELETE" });
+    expect(revoke.status).toBe(204);
+    expect(await listeners()).toHaveLength(1);
+    await listensAgain(b, (await listeners())[0] ?? 0);
+    const back = Date.now();
+    await expect.poll(() => status(b, backend.key), { timeout: 2000, interval: 20 }).toBe(401);
+    console.log(`revoked on the other instance ${Date.now() - back} ms after it listened again`);
+  });
+
+  it("refuses a key on the other instance within 2 s when the revoking one could not send the notice at once", async () => {
+    const merchant = await signedInMerchant(a, "sender-down@example.com");
+    const backend = await backendOf(a, merchant);
+    expect(await status(b, backend.key)).toBe(200);
+    await killListenerOf(a);
+    // A revokes while its connection is down: the notice waits instead of being dropped.
+    const revoke = await merchant.api.json(`/api/api-keys/${backend.keyId}`, { method: "DELETE" });
+    expect(revoke.status).toBe(204);
+    expect(await status(a, backend.key)).toBe(401);
+    await listensAgain(a, listenerOfB);
+    const back = Date.now();
+    await expect.poll(() => status(b, backend.key), { timeout: 2000, interval: 20 }).toBe(401);
+    console.log(
+      `revoked on the other instance ${Date.now() - back} ms after the sender listened again`,
+    );
   });
 });

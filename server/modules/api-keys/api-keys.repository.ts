@@ -31,7 +31,7 @@ export function createApiKeysRepository(prisma: PrismaClient) {
     },
 
     /** The live key with this hash, from any account (the caller is not known yet). */
-    findLiveByHash(keyHash: string) {
+    async findLiveByHash(keyHash: string) {
       return prisma.apiKey.findFirst({
         where: { keyHash, revokedAt: null },
         select: { id: true, accountId: true, kind: true },
@@ -39,7 +39,7 @@ export function createApiKeysRepository(prisma: PrismaClient) {
     },
 
     /** Every live key (of one account, or of all), as authentication keeps them in memory. */
-    listLive(accountId?: string) {
+    async listLive(accountId?: string) {
       return prisma.apiKey.findMany({
         where: { revokedAt: null, ...(accountId ? { accountId } : {}) },
         select: { id: true, accountId: true, kind: true, keyHash: true },

@@ -2,42 +2,54 @@
  * Authentication against the real repository and database, with its queries counted: a
  * made-up key must cost no query and evict no real key; a key another instance created a
  * moment ago (not yet announced here) is still found; a revocation on another instance is
- * heard through the change feed.
+ * heard through the change feed, or, if its notice was lost, once the table is five minutes
+ * old; a lookup that overlaps a revocation does not bring the key back.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase } from "../../../test/helpers/databases.ts";
+import { DB_KINDS, openTestDatabase } from "../../../test/helpers/databases.ts";
+import { testClock } from "../../../test/helpers/test-app.ts";
 import { createLocalChangeFeed } from "../../db/change-feed.ts";
 import type { Database } from "../../db/database.ts";
 import { createApiKeysRepository } from "./api-keys.repository.ts";
 import { createApiKeysService } from "./api-keys.service.ts";
 import { createKeyTags } from "./key-tag.ts";
+import { KEYS_MAX_AGE_MS } from "./live-keys.ts";
 
 const tags = createKeyTags(randomBytes(32));
 const log = { warn() {} };
 
-describe("API key authentication (embedded)", () => {
+describe.each(DB_KINDS)("API key authentication (%s)", (kind) => {
   let db: Database;
   let accountId = "";
   const queries = { byHash: 0, listLive: 0 };
+  /** Table reads finished. */
+  let listed = 0;
 
-  function service(changes = createLocalChangeFeed()) {
+  function service(
+    changes = createLocalChangeFeed(),
+    { now = () => new Date(), beforeFound = async () => {} } = {},
+  ) {
     const real = createApiKeysRepository(db.prisma);
     const counted = {
       ...real,
-      findLiveByHash(hash: string) {
+      async findLiveByHash(hash: string) {
         queries.byHash += 1;
-        return real.findLiveByHash(hash);
+        const row = await real.findLiveByHash(hash);
+        await beforeFound();
+        return row;
       },
-      listLive(account?: string) {
+      async listLive(account?: string) {
         queries.listLive += 1;
-        return real.listLive(account);
+        const rows = await real.listLive(account);
+        listed += 1;
+        return rows;
       },
     };
     return createApiKeysService({
       repo: counted,
       changes,
-      now: () => new Date(),
+      now,
       tags,
       ratePerMinute: 1_000_000,
       log,
@@ -45,7 +57,7 @@ describe("API key authentication (embedded)", () => {
   }
 
   beforeAll(async () => {
-    db = await openTestDatabase("embedded");
+    db = await openTestDatabase(kind);
     accountId = (await db.prisma.account.create({ data: {} })).id;
   });
   afterAll(async () => {
@@ -92,5 +104,52 @@ describe("API key authentication (embedded)", () => {
     expect(await here.authenticate(created.key)).not.toBeNull();
     await there.revoke(accountId, created.id);
     await expect.poll(() => here.authenticate(created.key), { timeout: 2000 }).toBeNull();
+  });
+
+  it("refuses a key revoked elsewhere, its notice lost, once the table is five minutes old", async () => {
+    const clock = testClock();
+    // Two instances that share no change feed: the revocation's notice never arrives here.
+    const here = service(createLocalChangeFeed(), { now: clock.now });
+    const there = service();
+    const created = await there.create(accountId, { name: "unheard", kind: "secret" });
+    expect(await here.authenticate(created.key)).not.toBeNull();
+    await there.revoke(accountId, created.id);
+    clock.advance(KEYS_MAX_AGE_MS - 1000);
+    expect(await here.authenticate(created.key)).not.toBeNull();
+    clock.advance(1000);
+    expect(await here.authenticate(created.key)).toBeNull();
+  });
+
+  it("does not bring back a key revoked while a lookup of it was under way", async () => {
+    const feed = createLocalChangeFeed();
+    let release = () => {};
+    let found = () => {};
+    const lookupRead = new Promise<void>((resolve) => {
+      found = resolve;
+    });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The lookup reads the live row, then waits (as a slow query would) until the revocation
+    // and the reload it starts are done.
+    const here = service(feed, {
+      beforeFound: async () => {
+        found();
+        await gate;
+      },
+    });
+    await here.warm();
+    // Created on an instance `here` does not hear from, so `here` must look the key up.
+    const created = await service().create(accountId, { name: "raced", kind: "secret" });
+    const lookup = here.identify(created.key);
+    await lookupRead;
+    await createApiKeysRepository(db.prisma).revoke(accountId, created.id, new Date());
+    // The revocation's notice reaches `here`, whose reload finishes before the lookup does.
+    const before = listed;
+    feed.publish({ topic: "api-keys", accountId });
+    await expect.poll(() => listed).toBe(before + 1);
+    release();
+    expect(await lookup).not.toBeNull();
+    expect(await here.identify(created.key)).toBeNull();
   });
 });

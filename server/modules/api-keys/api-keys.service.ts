@@ -3,11 +3,12 @@
  * listed by name and first characters, revoked. A key authenticates a merchant's backend.
  *
  * Authentication runs on every screening and every collect, and anyone can send a made-up
- * key, so it never costs a query for one: every live key is held in memory (loaded at first
- * use, a few bytes a key), and a key that is not there is refused unless its tag proves we
- * minted it (key-tag.ts: then it may be a key another instance created a moment ago, and one
- * query looks for it). Creating or revoking a key announces it on the change feed; every
- * instance reloads that account's keys (LISTEN/NOTIFY on PostgreSQL: milliseconds). Each
+ * key, so it never costs a query for one: every live key is held in memory (live-keys.ts),
+ * and a key that is not there is refused unless its tag proves we minted it (key-tag.ts:
+ * then it may be a key another instance created a moment ago, and one query looks for it).
+ * Creating or revoking a key announces it on the change feed; every instance reloads that
+ * account's keys (LISTEN/NOTIFY on PostgreSQL: milliseconds), and the whole table at least
+ * every five minutes in case a notice was lost. Each
  * key has a request budget per minute (per instance), spent by `spend` only after the
  * caller's other checks pass; past it, 429 with Retry-After. "Last used" is written at most
  * once a minute per key.
@@ -16,7 +17,6 @@ import {
   API_KEY_PREFIX,
   type ApiKeyCreate,
   type ApiKeyCreated,
-  type ApiKeyKind,
   type ApiKeyView,
 } from "../../../shared/schemas/api-keys.ts";
 import type { ChangeFeed } from "../../db/change-feed.ts";
@@ -26,13 +26,11 @@ import type { Caller } from "../../lib/caller.ts";
 import { sha256Hex } from "../../lib/tokens.ts";
 import type { ApiKeysRepository } from "./api-keys.repository.ts";
 import type { KeyTags } from "./key-tag.ts";
+import { createLiveKeys } from "./live-keys.ts";
 
 const START_LENGTH = 12;
 const TOUCH_EVERY_MS = 60_000;
 const WINDOW_MS = 60_000;
-/** Tagged keys looked up and not found (revoked ones): remembered, bounded, for a while. */
-const MISSING_MAX = 10_000;
-const MISSING_MS = 60_000;
 
 type Deps = {
   repo: ApiKeysRepository;
@@ -47,8 +45,6 @@ type Deps = {
   onCreated?: () => void;
 };
 
-type Known = { id: string; accountId: string; kind: ApiKeyKind };
-
 export function createApiKeysService({
   repo,
   changes,
@@ -58,65 +54,9 @@ export function createApiKeysService({
   log,
   onCreated,
 }: Deps) {
-  /** Every live key, by SHA-256: the whole table, not a cache, so nothing can evict a key. */
-  const live = new Map<string, Known>();
-  const missing = new Map<string, number>();
+  const live = createLiveKeys({ repo, changes, now, tags, log });
   const touched = new Map<string, number>();
   const windows = new Map<string, { start: number; count: number }>();
-  let loaded: Promise<void> | null = null;
-  /** Reloads started, per account ("*" for all): an older reload never overwrites a newer. */
-  const generation = new Map<string, number>();
-
-  function replace(accountId: string | null, rows: (Known & { keyHash: string })[]): void {
-    for (const [hash, known] of live) {
-      if (accountId === null || known.accountId === accountId) live.delete(hash);
-    }
-    for (const { keyHash, ...known } of rows) live.set(keyHash, known);
-    missing.clear();
-  }
-
-  async function reload(accountId: string | null): Promise<void> {
-    const scope = accountId ?? "*";
-    const mine = (generation.get(scope) ?? 0) + 1;
-    generation.set(scope, mine);
-    const rows = await repo.listLive(accountId ?? undefined);
-    if (generation.get(scope) === mine) replace(accountId, rows);
-  }
-
-  function ensureLoaded(): Promise<void> {
-    loaded ??= reload(null).catch((error) => {
-      loaded = null;
-      throw error;
-    });
-    return loaded;
-  }
-
-  changes.subscribe(({ topic, accountId }) => {
-    if (topic !== TOPICS.apiKeys && topic !== "*") return;
-    if (!loaded) return;
-    reload(accountId === "*" ? null : accountId).catch((error) => {
-      log.warn({ err: error }, "could not reload API keys after a change; reloading all");
-      loaded = null;
-    });
-  });
-
-  async function lookup(key: string, keyHash: string, at: number): Promise<Known | null> {
-    await ensureLoaded();
-    const known = live.get(keyHash);
-    if (known) return known;
-    const kind = kindOf(key);
-    if (!kind || !tags.verify(API_KEY_PREFIX[kind], key)) return null;
-    const seen = missing.get(keyHash);
-    if (seen !== undefined && at - seen < MISSING_MS) return null;
-    const row = await repo.findLiveByHash(keyHash);
-    if (row) {
-      live.set(keyHash, row);
-      return row;
-    }
-    if (missing.size >= MISSING_MAX) missing.clear();
-    missing.set(keyHash, at);
-    return null;
-  }
 
   function spend(keyId: string, at: number): void {
     const window = windows.get(keyId);
@@ -136,7 +76,7 @@ export function createApiKeysService({
   async function identify(key: string): Promise<Caller | null> {
     if (key.length > 200) return null;
     const at = now().getTime();
-    const known = await lookup(key, sha256Hex(key), at);
+    const known = await live.find(key, sha256Hex(key));
     if (!known) return null;
     if (at - (touched.get(known.id) ?? 0) >= TOUCH_EVERY_MS) {
       touched.set(known.id, at);
@@ -188,7 +128,7 @@ export function createApiKeysService({
       }
       // Gone here before the answer (the reload the change feed starts takes a query), and
       // on the other instances when they hear of it.
-      for (const [hash, known] of live) if (known.id === id) live.delete(hash);
+      live.forget(accountId, id);
       changes.publish({ topic: TOPICS.apiKeys, accountId });
     },
 
@@ -212,17 +152,11 @@ export function createApiKeysService({
     },
 
     /** Loads the live keys now, so the first request does not wait for them. */
-    warm: ensureLoaded,
+    warm: live.warm,
   };
 }
 
 export type ApiKeysService = ReturnType<typeof createApiKeysService>;
-
-function kindOf(key: string): ApiKeyKind | null {
-  if (key.startsWith(API_KEY_PREFIX.secret)) return "secret";
-  if (key.startsWith(API_KEY_PREFIX.publishable)) return "publishable";
-  return null;
-}
 
 /** Whether a bearer token is an API key (and not a console session token). */
 export function isApiKey(token: string): boolean {

@@ -2,6 +2,8 @@
  * Who is calling, the same for every transport: a console session (cookie, or its token as a
  * bearer) or a merchant's backend holding an API key. Procedures check `via`, never headers.
  */
+import { AppError } from "./app-error.ts";
+
 export type Caller = {
   accountId: string;
   /** The console user, for session callers. */
@@ -13,4 +15,25 @@ export type Caller = {
 
 export function sessionCaller(session: { user: { id: string; accountId: string } }): Caller {
   return { accountId: session.user.accountId, userId: session.user.id, via: "session" };
+}
+
+/**
+ * A merchant's backend holding a secret API key, or the error its call gets: 403 for a
+ * publishable key (it can only collect), 401 for anything else (no key, an unknown or revoked
+ * one, a console session). The tRPC procedures and the REST routes both check with this.
+ */
+export function secretKeyCaller(caller: Caller | null): Caller {
+  if (caller?.via === "apiKey" && caller.key?.kind === "publishable") {
+    throw new AppError(
+      "FORBIDDEN",
+      "This is a publishable key (wdn_pk_…): it can only collect in the browser. Screen with a secret key (wdn_sk_…) from your backend.",
+    );
+  }
+  if (caller?.via !== "apiKey" || caller.key?.kind !== "secret") {
+    throw new AppError(
+      "UNAUTHORIZED",
+      "A valid API key is required: send it as Authorization: Bearer <key>.",
+    );
+  }
+  return caller;
 }

@@ -92,8 +92,13 @@ export const ZReviewDecisionInput = z.strictObject({
 });
 export type ReviewDecisionInput = z.input<typeof ZReviewDecisionInput>;
 
-/** POST /api/v1/screenings/{id}/decision: a screening's id and the decision. */
-export const ZScreeningSettleInput = ZReviewDecisionInput.extend({ id: z.string().max(100) });
+/** Which screening: GET /api/v1/screenings/{id}, and the console's detail. */
+export const ZScreeningRef = z.strictObject({
+  id: z.string().max(100).describe("The screening's id (from POST /api/v1/screen)"),
+});
+
+/** A screening's id and the decision (the path's id and the body of POST .../decision). */
+export const ZScreeningSettleInput = ZReviewDecisionInput.extend(ZScreeningRef.shape);
 
 /** The console settles a screening or a charge. */
 export const ZReviewSettleInput = ZScreeningSettleInput.extend({

@@ -4,7 +4,7 @@
  * protected (a console session) and apiKey (a merchant's backend).
  */
 import { initTRPC, TRPCError } from "@trpc/server";
-import type { Caller } from "../../lib/caller.ts";
+import { type Caller, secretKeyCaller } from "../../lib/caller.ts";
 import type { ValidSession } from "../../modules/auth/session.service.ts";
 import type { Services } from "../../services.ts";
 import { toPublicError } from "../errors.ts";
@@ -83,19 +83,6 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
  * A merchant's backend holding a secret API key: `ctx.caller` is set. A console session
  * does not pass, and neither does a publishable key (it can only collect).
  */
-export const apiKeyProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (ctx.caller?.via === "apiKey" && ctx.caller.key?.kind === "publishable") {
-    throw new TRPCError({
-      code: "FORBIDDEN",
-      message:
-        "This is a publishable key (wdn_pk_…): it can only collect in the browser. Screen with a secret key (wdn_sk_…) from your backend.",
-    });
-  }
-  if (ctx.caller?.via !== "apiKey" || ctx.caller.key?.kind !== "secret") {
-    throw new TRPCError({
-      code: "UNAUTHORIZED",
-      message: "A valid API key is required: send it as Authorization: Bearer <key>.",
-    });
-  }
-  return next({ ctx: { ...ctx, caller: ctx.caller } });
-});
+export const apiKeyProcedure = publicProcedure.use(({ ctx, next }) =>
+  next({ ctx: { ...ctx, caller: secretKeyCaller(ctx.caller) } }),
+);

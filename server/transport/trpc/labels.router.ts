@@ -4,8 +4,8 @@ import {
   ZLabelSubject,
   ZLabelView,
 } from "../../../shared/schemas/labels.ts";
+import { apiKeyLabeller } from "../who.ts";
 import { apiKeyProcedure, protectedProcedure, router } from "./init.ts";
-import { apiKeyLabeller } from "./who.ts";
 
 /** The console: label a screening or charge, and read a subject's label history. */
 export const labelsRouter = router({

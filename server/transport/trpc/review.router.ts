@@ -7,12 +7,11 @@ import {
   ZReviewQueueInput,
   ZReviewSettleInput,
   ZScreeningDetail,
+  ZScreeningRef,
   ZScreeningSettleInput,
 } from "../../../shared/schemas/review.ts";
+import { apiKeyLabeller } from "../who.ts";
 import { apiKeyProcedure, protectedProcedure, router } from "./init.ts";
-import { apiKeyLabeller } from "./who.ts";
-
-const ZId = z.strictObject({ id: z.string().max(100) });
 
 /** The console's Review page. */
 export const reviewRouter = router({
@@ -48,7 +47,7 @@ export const reviewRouter = router({
     ),
 
   detail: protectedProcedure
-    .input(ZId)
+    .input(ZScreeningRef)
     .output(ZScreeningDetail)
     .query(({ ctx, input }) => ctx.services.review.detail(ctx.user.accountId, input.id)),
 });
@@ -56,7 +55,7 @@ export const reviewRouter = router({
 /** A merchant's backend with a secret key: GET /api/v1/screenings/{id} and its decision. */
 export const screeningsApiRouter = router({
   get: apiKeyProcedure
-    .input(ZId)
+    .input(ZScreeningRef)
     .output(ZScreeningDetail)
     .query(({ ctx, input }) => ctx.services.review.detail(ctx.caller.accountId, input.id)),
 

@@ -1,5 +1,5 @@
-/** How a settlement or label names who made it, from the caller. */
-import type { Caller } from "../../lib/caller.ts";
+/** How a settlement or label names who made it, from the caller (tRPC and REST alike). */
+import type { Caller } from "../lib/caller.ts";
 
 export function apiKeyLabeller(caller: Caller) {
   return { source: "api" as const, who: `API key ${caller.key?.id.slice(0, 8) ?? ""}`.trim() };

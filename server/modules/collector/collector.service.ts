@@ -5,12 +5,14 @@
  * stored. Consume: a screening of the same account takes the token's signals once.
  *
  * The key is public (it is in the merchant's pages), so every check that costs nothing comes
- * before any budget is spent: the key, then the Origin, then the browser's own per-minute
- * budget, and only then the key's. A preflight spends nothing. A key keeps at most
+ * before any budget is spent: the key (authorize), then the Origin, then the browser's own
+ * per-minute budget, and only then the key's (admit); the body is read after those (its
+ * route parses it), and collect stores it. A preflight spends nothing. A key keeps at most
  * TOKENS_PER_KEY tokens, the oldest evicted first (decision 013).
  */
 import {
   type CollectedSignals,
+  type CollectInput,
   type CollectResult,
   SIGNALS_TOKEN_PREFIX,
   SIGNALS_TOKEN_TTL_MS,
@@ -45,6 +47,9 @@ const IP_WINDOWS_MAX = 50_000;
 
 /** A collect's caller and the allowed Origin it came from (null: not allowed). */
 export type Access = { caller: Caller; origin: string | null; sentOrigin: string | null };
+
+/** A collect let in by admit: from an allowed Origin, within its budgets, at this time. */
+export type Admitted = { access: Access & { origin: string }; ip: string; at: Date };
 
 export type Consumed = { status: SignalsStatus; signals: CollectedSignals | null };
 
@@ -132,9 +137,13 @@ export function createCollectorService({
       };
     },
 
-    /** Stores the signals under a new single-use token (403 from an origin not allowed). */
-    async collect(access: Access, ip: string, body: unknown): Promise<CollectResult> {
-      if (!access.origin) {
+    /**
+     * Lets a collect in: 403 from an Origin that is not allowed, 429 past the browser's budget
+     * or the key's (spent in that order). Its body is read only after this.
+     */
+    admit(access: Access, ip: string): Admitted {
+      const { origin } = access;
+      if (!origin) {
         throw new AppError(
           "FORBIDDEN",
           `Origin ${access.sentOrigin ?? "(none)"} is not one of this account's allowed origins: ` +
@@ -145,12 +154,16 @@ export function createCollectorService({
       const keyId = access.caller.key?.id ?? "";
       spend(`${keyId}:${browserOf(ip)}`, at.getTime());
       apiKeys.spend(keyId);
-      const input = ZCollectInput.parse(parseBody(body));
+      return { access: { ...access, origin }, ip, at };
+    },
+
+    /** Stores what an admitted collect sent under a new single-use token. */
+    async collect({ access, ip, at }: Admitted, input: CollectInput): Promise<CollectResult> {
       const token = `${SIGNALS_TOKEN_PREFIX}${randomToken(24)}`;
       const expiresAt = new Date(at.getTime() + SIGNALS_TOKEN_TTL_MS);
       await repo.create({
         accountId: access.caller.accountId,
-        apiKeyId: keyId,
+        apiKeyId: access.caller.key?.id ?? "",
         tokenHash: sha256Hex(token),
         createdAt: at,
         expiresAt,
@@ -193,18 +206,6 @@ function browserOf(ip: string): string {
     return ipKeys(ip).ip;
   } catch {
     return ip;
-  }
-}
-
-/** A text/plain body (what warden.js sends, to skip a CORS preflight) holds JSON. */
-function parseBody(body: unknown): unknown {
-  if (typeof body !== "string") return body;
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw new AppError("BAD_REQUEST", "body: must be a JSON object", {
-      issues: [{ path: "(root)", message: "must be a JSON object" }],
-    });
   }
 }
 

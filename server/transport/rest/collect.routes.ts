@@ -5,14 +5,16 @@
  * never with credentials); OPTIONS answers the preflight a JSON body causes. warden.js sends
  * text/plain, a simple request that needs no preflight.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { z } from "zod";
 import {
   COLLECT_BODY_LIMIT,
   ZCollectInput,
   ZCollectResult,
 } from "../../../shared/schemas/collect.ts";
+import { AppError } from "../../lib/app-error.ts";
 import type { Services } from "../../services.ts";
-import { ERROR_BODY, jsonSchema } from "./openapi.plugin.ts";
+import { addRoutes, type Route, route } from "./route.ts";
 
 const EXAMPLE = {
   device_id: "wd1_3f9a0c2e71b84d5e6a7f8091a2b3",
@@ -29,77 +31,93 @@ const EXAMPLE = {
   },
 };
 
-type Query = { key?: string };
+/** The publishable key; a missing or repeated one is the collector's 401, not a 400. */
+const ZCollectQuery = z.object({ key: z.string().optional().catch(undefined) });
 
-function keyOf(request: FastifyRequest): string | undefined {
-  const key = (request.query as Query).key;
-  return typeof key === "string" ? key : undefined;
-}
+/** A text/plain body (what warden.js sends, to skip a CORS preflight) holds JSON. */
+const ZCollectBody = z.preprocess((body) => {
+  if (typeof body !== "string") return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new AppError("BAD_REQUEST", "body: must be a JSON object", {
+      issues: [{ path: "(root)", message: "must be a JSON object" }],
+    });
+  }
+}, ZCollectInput);
 
 function allowCors(reply: FastifyReply, origin: string): void {
   reply.header("access-control-allow-origin", origin);
   reply.header("cross-origin-resource-policy", "cross-origin");
 }
 
-export async function collectRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.setValidatorCompiler(() => (data) => ({ value: data }));
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-
-  const querystring = {
-    type: "object",
-    properties: { key: { type: "string", description: "A publishable key, wdn_pk_…" } },
-    required: ["key"],
-  };
-
-  app.options("/v1/collect", { schema: { hide: true } }, async (request, reply) => {
-    reply.header("vary", "origin");
-    const origin = await services.collector
-      .authorize(keyOf(request), request.headers.origin)
-      .then((access) => access.origin)
-      .catch(() => null);
-    if (origin) {
-      allowCors(reply, origin);
-      reply.header("access-control-allow-methods", "POST");
-      reply.header("access-control-allow-headers", "content-type");
-      reply.header("access-control-max-age", "600");
-    }
-    return reply.code(204).send();
-  });
-
-  app.post(
-    "/v1/collect",
-    {
+export function collectRouteTable(services: Services): Route[] {
+  const { collector } = services;
+  return [
+    route({
+      method: "OPTIONS",
+      url: "/v1/collect",
+      tag: "screening",
+      summary: "The CORS preflight of a collect sent as application/json",
+      auth: "none",
+      hide: true,
+      query: ZCollectQuery,
+      response: null,
+      handler: async ({ query }, request, reply) => {
+        reply.header("vary", "origin");
+        const origin = await collector
+          .authorize(query.key, request.headers.origin)
+          .then((access) => access.origin)
+          .catch(() => null);
+        if (origin) {
+          allowCors(reply, origin);
+          reply.header("access-control-allow-methods", "POST");
+          reply.header("access-control-allow-headers", "content-type");
+          reply.header("access-control-max-age", "600");
+        }
+      },
+    }),
+    route({
+      method: "POST",
+      url: "/v1/collect",
+      tag: "screening",
+      summary: "Browser collector (warden.js): turn what the page saw into a signals token",
+      auth: "publishableKey",
+      query: ZCollectQuery,
+      // The key, the Origin and both budgets before the body is read (collector.service.ts).
+      admit: async ({ query }, request, reply) => {
+        reply.header("vary", "origin");
+        const access = await collector.authorize(query.key, request.headers.origin);
+        // The page may read the answer (and its errors) only from an allowed origin.
+        if (access.origin) allowCors(reply, access.origin);
+        return collector.admit(access, request.ip);
+      },
+      body: ZCollectBody,
       bodyLimit: COLLECT_BODY_LIMIT,
-      schema: {
-        tags: ["screening"],
-        summary: "Browser collector (warden.js): turn what the page saw into a signals token",
+      response: ZCollectResult,
+      errors: [403, 413, 429],
+      examples: {
+        body: EXAMPLE,
+        response: { token: "wdn_sig_…", expires_at: "2026-11-22T11:10:00.000Z" },
+      },
+      openapi: {
         description:
           "Called by /sdk/warden.js from the merchant's page with a publishable key in `key`. " +
           "The Origin must be one of the account's allowed origins (Rules → Referrer and origin " +
           "mismatch); the answer's `token` goes to your backend, which passes it as `signals` " +
           "to POST /api/v1/screen within 10 minutes, once. The body may be sent as text/plain " +
           "(no CORS preflight) or application/json. A secret key is refused with 403.",
-        querystring,
-        body: { ...jsonSchema(ZCollectInput, "input"), examples: [EXAMPLE] },
-        response: {
-          200: {
-            ...jsonSchema(ZCollectResult),
-            examples: [{ token: "wdn_sig_…", expires_at: "2026-11-22T11:10:00.000Z" }],
-          },
-          400: ERROR_BODY,
-          401: ERROR_BODY,
-          403: ERROR_BODY,
-          413: ERROR_BODY,
-          429: ERROR_BODY,
+        querystring: {
+          type: "object",
+          properties: { key: { type: "string", description: "A publishable key, wdn_pk_…" } },
+          required: ["key"],
         },
       },
-    },
-    async (request, reply) => {
-      reply.header("vary", "origin");
-      const access = await services.collector.authorize(keyOf(request), request.headers.origin);
-      // The page may read the answer (and its errors) only from an allowed origin.
-      if (access.origin) allowCors(reply, access.origin);
-      return services.collector.collect(access, request.ip, request.body);
-    },
-  );
+      handler: ({ admitted, body }) => collector.collect(admitted, body),
+    }),
+  ];
+}
+
+export async function collectRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  addRoutes(app, collectRouteTable(services));
 }

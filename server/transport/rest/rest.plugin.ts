@@ -1,8 +1,9 @@
 /**
- * The REST adapter under /api: each route parses its input with the shared zod schema, makes
- * one call (a service, or the same tRPC procedure through createCaller, so the logic exists
- * once), and returns JSON; errors are answered through transport/errors.ts. The console's
- * routes are a table (console.routes.ts, with route.ts).
+ * The REST adapter under /api: every route is a row of a table (route.ts): it parses its
+ * input with the shared zod schema, makes one call (a service; the console's routes call the
+ * same tRPC procedure through createCaller, so the logic exists once), and returns JSON;
+ * errors are answered through transport/errors.ts. The tables: the console's
+ * (console.routes.ts), screening, the decision loop (review.routes.ts) and the collector.
  */
 import type { FastifyInstance } from "fastify";
 import type { Services } from "../../services.ts";

@@ -1,0 +1,211 @@
+/**
+ * The route helper on a bare Fastify app answering errors as the app does (errors.ts): who is
+ * checked before the input is read, admit before the body, 400 with the field, the answer
+ * read with its schema, and a misfit answer as a 500, never the caller's 400.
+ */
+import Fastify, { type FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AppError } from "../../lib/app-error.ts";
+import type { Caller } from "../../lib/caller.ts";
+import { toPublicError } from "../errors.ts";
+import { addRoutes, route } from "./route.ts";
+
+const CALLERS: Record<string, Caller> = {
+  secret: { accountId: "acct_s", via: "apiKey", key: { id: "k1", kind: "secret" } },
+  publishable: { accountId: "acct_p", via: "apiKey", key: { id: "k2", kind: "publishable" } },
+  session: { accountId: "acct_c", userId: "u1", via: "session" },
+};
+
+const ZBody = z.strictObject({ name: z.string().min(1) });
+const ZAnswer = z.object({ id: z.string(), name: z.string() });
+
+const routes = [
+  route({
+    method: "POST",
+    url: "/screen",
+    tag: "t",
+    summary: "an API-key route",
+    auth: "apiKey",
+    body: ZBody,
+    response: ZAnswer,
+    handler: async ({ caller, body }) => ({ id: caller.accountId, name: body.name, extra: 1 }),
+  }),
+  route({
+    method: "GET",
+    url: "/console",
+    tag: "t",
+    summary: "a session route",
+    auth: "session",
+    query: z.object({ limit: z.coerce.number().int().max(10) }),
+    response: null,
+    handler: async () => undefined,
+  }),
+  route({
+    method: "POST",
+    url: "/admitted",
+    tag: "t",
+    summary: "a route with checks before its body",
+    auth: "none",
+    query: z.object({ key: z.string().optional() }),
+    admit: async ({ query }) => {
+      if (query.key !== "open") throw new AppError("FORBIDDEN", "key: not allowed");
+      return { door: query.key };
+    },
+    body: ZBody,
+    response: ZAnswer,
+    handler: async ({ admitted, body }) => ({ id: admitted.door, name: body.name }),
+  }),
+  route({
+    method: "GET",
+    url: "/misfit",
+    tag: "t",
+    summary: "an answer that does not fit its schema",
+    auth: "none",
+    response: ZAnswer,
+    handler: async () => ({ id: 42 }),
+  }),
+];
+
+describe("route helper", () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = Fastify();
+    app.decorateRequest("caller", null);
+    app.decorateRequest("session", null);
+    app.addHook("onRequest", async (request) => {
+      const caller = CALLERS[String(request.headers["x-caller"])];
+      request.caller = caller ?? null;
+      if (caller?.via === "session") request.session = {} as never;
+    });
+    app.setErrorHandler(async (error, _request, reply) => {
+      const pub = toPublicError(error);
+      return reply.code(pub.status).send(pub.body);
+    });
+    await app.register(async (scope) => addRoutes(scope, routes));
+  });
+  afterAll(() => app.close());
+
+  it.each([
+    {
+      name: "an API-key route without a key is a 401, before its bad body is read",
+      url: "/screen",
+      body: { nope: true },
+      status: 401,
+      code: "UNAUTHORIZED",
+    },
+    {
+      name: "a publishable key may not call an API-key route",
+      url: "/screen",
+      caller: "publishable",
+      body: { name: "a" },
+      status: 403,
+      code: "FORBIDDEN",
+    },
+    {
+      name: "a console session may not call an API-key route",
+      url: "/screen",
+      caller: "session",
+      body: { name: "a" },
+      status: 401,
+      code: "UNAUTHORIZED",
+    },
+    {
+      name: "a bad body is a 400 naming the field",
+      url: "/screen",
+      caller: "secret",
+      body: { name: "" },
+      status: 400,
+      code: "BAD_REQUEST",
+      issue: "name",
+    },
+    {
+      name: "an unknown key in a strict body is a 400 at the root",
+      url: "/screen",
+      caller: "secret",
+      body: { name: "a", extra: 1 },
+      status: 400,
+      code: "BAD_REQUEST",
+      issue: "(root)",
+    },
+    {
+      name: "a session route without a session is a 401, before its bad query is read",
+      method: "GET",
+      url: "/console?limit=99",
+      status: 401,
+      code: "UNAUTHORIZED",
+    },
+    {
+      name: "a bad query is a 400 naming the field",
+      method: "GET",
+      url: "/console?limit=99",
+      caller: "session",
+      status: 400,
+      code: "BAD_REQUEST",
+      issue: "limit",
+    },
+    {
+      name: "admit refuses before the body is read",
+      url: "/admitted?key=shut",
+      body: { nope: true },
+      status: 403,
+      code: "FORBIDDEN",
+    },
+    {
+      name: "an admitted request's body is still checked",
+      url: "/admitted?key=open",
+      body: { name: 7 },
+      status: 400,
+      code: "BAD_REQUEST",
+      issue: "name",
+    },
+    {
+      name: "an answer that does not fit its schema is our 500, not the caller's 400",
+      method: "GET",
+      url: "/misfit",
+      status: 500,
+      code: "INTERNAL",
+    },
+  ])("$name", async ({ method = "POST", url, caller, body, status, code, issue }) => {
+    const response = await app.inject({
+      method: method as "GET" | "POST",
+      url,
+      headers: caller ? { "x-caller": caller } : {},
+      ...(body && { payload: body }),
+    });
+    expect(response.statusCode).toBe(status);
+    const { error } = response.json();
+    expect(error.code).toBe(code);
+    if (issue) expect(error.issues[0].path).toBe(issue);
+  });
+
+  it("hands the handler the caller and the parsed body, and answers what the schema names", async () => {
+    const response = await app.inject({
+      method: "POST",
+      url: "/screen",
+      headers: { "x-caller": "secret" },
+      payload: { name: "jane" },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ id: "acct_s", name: "jane" });
+  });
+
+  it("hands the handler what admit returned", async () => {
+    const response = await app.inject({
+      method: "POST",
+      url: "/admitted?key=open",
+      payload: { name: "jane" },
+    });
+    expect(response.json()).toEqual({ id: "open", name: "jane" });
+  });
+
+  it("answers a route without a response schema with 204 and no body", async () => {
+    const response = await app.inject({
+      method: "GET",
+      url: "/console?limit=3",
+      headers: { "x-caller": "session" },
+    });
+    expect(response.statusCode).toBe(204);
+    expect(response.body).toBe("");
+  });
+});

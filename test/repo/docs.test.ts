@@ -106,3 +106,22 @@ it("finds what it checks (README and docs name paths and link to docs)", () => {
   expect(all.flatMap((m) => m.paths).length).toBeGreaterThan(30);
   expect(all[0]?.links).toContain("docs/getting-started.md");
 });
+
+it("lists every module under server/modules in docs/development.md's layout", () => {
+  const development = readFileSync(join(root, "docs/development.md"), "utf8");
+  // The `modules/` entry of the layout: its line and the indented lines that continue it.
+  const lines = development.slice(development.indexOf("## Layout")).split("\n");
+  const start = lines.findIndex((line) => /^\s+modules\//.test(line));
+  const end = lines.findIndex((line, i) => i > start && !/^\s{8,}\S/.test(line));
+  const layout = lines.slice(start, end).join("\n");
+  const modules = [
+    ...new Set(
+      tracked
+        .filter((file) => file.startsWith("server/modules/"))
+        .map((file) => file.split("/")[2] ?? ""),
+    ),
+  ];
+  expect(modules).toContain("review");
+  const named = (name: string) => new RegExp(`(?<![\\w-])${name}(?![\\w-])`).test(layout);
+  expect(modules.filter((name) => !named(name))).toEqual([]);
+});

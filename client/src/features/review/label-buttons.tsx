@@ -3,7 +3,12 @@
  * current label (the newest; earlier ones stay as history on the server).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { LabelSubjectKind, LabelValue, LabelView } from "../../../../shared/schemas/labels.ts";
+import {
+  LABELS,
+  type LabelSubjectKind,
+  type LabelValue,
+  type LabelView,
+} from "../../../../shared/schemas/labels.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import "./label-buttons.css";
 
@@ -47,22 +52,17 @@ export function LabelChoice(props: {
           {current ? `${current.label} (${current.who})` : "none"}
         </b>
       </span>
-      <button
-        type="button"
-        className="secondary"
-        disabled={props.busy}
-        onClick={() => props.onLabel("fraud")}
-      >
-        Label fraud
-      </button>
-      <button
-        type="button"
-        className="secondary"
-        disabled={props.busy}
-        onClick={() => props.onLabel("legitimate")}
-      >
-        Label legitimate
-      </button>
+      {LABELS.map((value) => (
+        <button
+          key={value}
+          type="button"
+          className="secondary"
+          disabled={props.busy}
+          onClick={() => props.onLabel(value)}
+        >
+          Label {value}
+        </button>
+      ))}
       {props.error && <span role="alert">{props.error}</span>}
     </div>
   );

@@ -35,22 +35,17 @@ export function BulkBar({
   return (
     <fieldset className="rv-bulk" aria-label="Bulk action">
       <span>For {what}:</span>
-      <button
-        type="button"
-        className="secondary"
-        disabled={bulk.isPending}
-        onClick={() => run("approve")}
-      >
-        Approve all
-      </button>
-      <button
-        type="button"
-        className="secondary"
-        disabled={bulk.isPending}
-        onClick={() => run("deny")}
-      >
-        Deny all
-      </button>
+      {(["approve", "deny"] as const).map((decision) => (
+        <button
+          key={decision}
+          type="button"
+          className="secondary"
+          disabled={bulk.isPending}
+          onClick={() => run(decision)}
+        >
+          {decision === "approve" ? "Approve all" : "Deny all"}
+        </button>
+      ))}
       <span role="status">{bulk.isError ? errorMessage(bulk.error) : done}</span>
     </fieldset>
   );

@@ -11,6 +11,17 @@ export const SESSION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SESSION_MS = SESSION_DAYS * DAY_MS;
 
+/** What `create` makes: two random 20-byte parts in lowercase base32 (32 characters each). */
+const TOKEN_SHAPE = /^[a-z2-7]{32}\.[a-z2-7]{32}$/;
+
+/**
+ * Whether a token has the shape of one we issue. Anyone can send a made-up token on every
+ * request, so one of any other shape is refused without a query.
+ */
+export function isSessionToken(token: string): boolean {
+  return TOKEN_SHAPE.test(token);
+}
+
 export type ValidSession = { id: string; expiresAt: Date; user: SessionUser; extended: boolean };
 
 export function createSessionService(repo: AuthRepository, now: () => Date) {
@@ -25,10 +36,8 @@ export function createSessionService(repo: AuthRepository, now: () => Date) {
 
     /** The session behind a token, or null; extends it when past half its life. */
     async validate(token: string): Promise<ValidSession | null> {
-      const [id, secret, extra] = token.split(".");
-      if (!id || !secret || extra !== undefined || id.length > 64 || secret.length > 64) {
-        return null;
-      }
+      if (!isSessionToken(token)) return null;
+      const [id = "", secret = ""] = token.split(".");
       const row = await repo.findSessionWithUser(id);
       if (!row) return null;
       if (!sameBytes(new Uint8Array(row.secretHash), sha256Bytes(secret))) return null;

@@ -71,6 +71,8 @@ export function wireScreening(
       now,
       log,
       runJob: deps.databaseUrl ? backtestInChildProcess(deps.databaseUrl) : undefined,
+      // In-process (embedded), a job holds the server's own thread between batches: one at once.
+      maxRunning: deps.databaseUrl ? 2 : 1,
     }),
   };
 }

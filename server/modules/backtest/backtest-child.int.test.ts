@@ -3,7 +3,8 @@
  * comes back from it, the process is gone when the job ends, a cancel kills it, and a job
  * whose process dies (the OOM killer, kill -9) or cannot reach the database fails with the
  * reason instead of staying "running". That its decisions are the live ones is covered over
- * HTTP in test/backtest, whose PostgreSQL runs go through this path.
+ * HTTP in test/backtest, whose PostgreSQL runs go through this path; how jobs take turns,
+ * in backtest-turns.int.test.ts and here.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -95,44 +96,27 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backtest job in a process of its 
     await expect(running).rejects.toThrow("backtest process failed: exit by SIGKILL");
   });
 
-  it("runs at most maxProcesses at once; a job waiting for its turn can be cancelled", async () => {
-    const run = backtestInChildProcess(url, { maxProcesses: 1 });
+  it("runs at most maxRunning processes at once; a job waiting for its turn can be cancelled", async () => {
+    const service = createBacktestService({
+      repo: createBacktestRepository(db.sql),
+      policy: { features: () => ({ disposableDomains: new Set<string>() }) },
+      now: () => new Date(),
+      log: { error: () => {} },
+      runJob: backtestInChildProcess(url),
+      digestKeyOf: () => "k".repeat(64),
+      maxRunning: 1,
+    });
     const before = children();
-    const first = run(job());
-    const abort = new AbortController();
-    const second = run(job(abort.signal));
+    service.start("acct-child", SETTINGS);
+    service.start("acct-other", SETTINGS);
     await newChild(before);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(children().filter((pid) => !before.includes(pid))).toHaveLength(1);
-    abort.abort(new Error("cancelled while waiting"));
-    await expect(second).rejects.toThrow("cancelled while waiting");
-    await expect(first).resolves.toMatchObject({ changed: 0 });
+    expect(service.cancel("acct-other")?.status).toBe("cancelled");
+    await expect.poll(() => service.status("acct-child")?.status, { timeout: 10_000 }).toBe("done");
     // The slot is free again.
-    await expect(run(job())).resolves.toMatchObject({ changed: 0 });
-  });
-
-  it("runs one job per account at once: another account's job goes first, though queued later", async () => {
-    const run = backtestInChildProcess(url, { maxProcesses: 2 });
-    const order: string[] = [];
-    const queued = (name: string, accountId: string) => {
-      const progress: number[][] = [];
-      const tracker = {
-        onProgress: (processed: number, total: number) => {
-          if (progress.length === 0) order.push(name);
-          progress.push([processed, total]);
-        },
-      };
-      return run({ ...job(undefined, progress, accountId), ...tracker });
-    };
-    const before = children();
-    const first = queued("first", "acct-child");
-    await newChild(before);
-    // A slot is free, but acct-child holds one: its second job waits for its first to end,
-    // and acct-other's job, queued after it, takes the free slot.
-    const second = queued("second", "acct-child");
-    const other = queued("other", "acct-other");
-    await Promise.all([first, second, other]);
-    expect(order.indexOf("other")).toBeLessThan(order.indexOf("second"));
+    service.start("acct-other", SETTINGS);
+    await expect.poll(() => service.status("acct-other")?.status, { timeout: 10_000 }).toBe("done");
   });
 
   it("gives the process a heap ceiling and none of the server's secrets", async () => {

@@ -5,7 +5,9 @@
  * batches) nor its memory, and the job gets V8 settings of its own: 64 MB semi-spaces
  * instead of the server's 4. On the million-event bench the run went from 48.6 s in-process
  * to 38.6 s (decision 008). Embedded, PGlite lives in the server's process and no other
- * process may open it, so the job runs in-process there.
+ * process may open it, so the job runs in-process there, without this heap ceiling or this
+ * environment of its own: V8's heap limit is per process, so a cap there would be the
+ * server's (decision 013).
  *
  * Started through entryCommand (compiled when built, tsx from source). Cancelling kills the
  * child.
@@ -33,69 +35,19 @@ type ChildMessage =
   | { type: "failed"; message: string };
 
 export type ChildOptions = {
-  /** Jobs running at once on this instance (each can take a few hundred MB and a core). */
-  maxProcesses?: number;
   /** The child's V8 old-space ceiling, in MB: past it the job fails, the server does not. */
   heapMb?: number;
 };
 
 /**
- * A JobRunner that runs each job in a process of its own on the database at `url`, at most
- * `maxProcesses` at once and one per account: a second job of an account that holds a slot
- * waits even when a slot is free, so one account can never hold them all; the others wait in
- * order, shown as running with nothing processed yet, and can be cancelled while they wait.
+ * A JobRunner that runs each job in a process of its own on the database at `url`. How many
+ * run at once, and one per account, is the backtest service's (backtest-slots.ts).
  */
 export function backtestInChildProcess(
   url: string,
-  { maxProcesses = 2, heapMb = DEFAULT_HEAP_MB }: ChildOptions = {},
+  { heapMb = DEFAULT_HEAP_MB }: ChildOptions = {},
 ): JobRunner {
-  const holders = new Map<string, number>();
-  const waiting: { accountId: string; go: () => void }[] = [];
-  let running = 0;
-  const mayStart = (accountId: string) => running < maxProcesses && !holders.has(accountId);
-  const take = (accountId: string) => {
-    running += 1;
-    holders.set(accountId, (holders.get(accountId) ?? 0) + 1);
-  };
-  const release = (accountId: string) => {
-    running -= 1;
-    const held = (holders.get(accountId) ?? 1) - 1;
-    if (held > 0) holders.set(accountId, held);
-    else holders.delete(accountId);
-    const next = waiting.findIndex((entry) => mayStart(entry.accountId));
-    if (next >= 0) waiting.splice(next, 1)[0]?.go();
-  };
-  const slot = (accountId: string, signal: AbortSignal) =>
-    new Promise<void>((ready, fail) => {
-      if (signal.aborted) return fail(signal.reason);
-      if (mayStart(accountId)) {
-        take(accountId);
-        return ready();
-      }
-      const entry = {
-        accountId,
-        go: () => {
-          signal.removeEventListener("abort", drop);
-          take(accountId);
-          ready();
-        },
-      };
-      const drop = () => {
-        const at = waiting.indexOf(entry);
-        if (at >= 0) waiting.splice(at, 1);
-        fail(signal.reason);
-      };
-      waiting.push(entry);
-      signal.addEventListener("abort", drop, { once: true });
-    });
-  return async (job) => {
-    await slot(job.accountId, job.signal);
-    try {
-      return await runInChild(url, heapMb, job);
-    } finally {
-      release(job.accountId);
-    }
-  };
+  return (job) => runInChild(url, heapMb, job);
 }
 
 function childEnv(url: string): NodeJS.ProcessEnv {

@@ -1,7 +1,9 @@
 /**
  * "Test on history": tries rule settings (saved or not) on the account's last days of stored
  * screenings and charges (one pass, backtest-run.ts). Runs as a background job per account
- * (a second start while one runs returns it), with progress to poll and a cancel.
+ * (a second start while one runs returns it), with progress to poll and a cancel. Jobs take
+ * turns wherever they run (backtest-slots.ts), and the wall-time limit counts from a job's
+ * turn, not from its start.
  */
 import { randomUUID } from "node:crypto";
 import type {
@@ -10,6 +12,7 @@ import type {
   BacktestSettings,
 } from "../../../shared/schemas/backtest.ts";
 import { createBacktestRun, type Progress, type RunDeps } from "./backtest-run.ts";
+import { createJobSlots } from "./backtest-slots.ts";
 
 export { type Progress, policyOf } from "./backtest-run.ts";
 export { readAhead } from "./read-ahead.ts";
@@ -32,8 +35,13 @@ type Deps = RunDeps & {
   log: { error(obj: object, msg: string): void };
   /** Where background jobs run; without it, in this process (`run`). */
   runJob?: JobRunner;
-  /** A job's wall-time limit (default BACKTEST_MAX_MS): past it, it is stopped and fails. */
+  /**
+   * A job's wall-time limit (default BACKTEST_MAX_MS), counted from when it starts running,
+   * not from when it was queued: past it, it is stopped and fails.
+   */
   maxMs?: number;
+  /** Jobs running at once on this instance (default 2); one per account whatever this is. */
+  maxRunning?: number;
 };
 
 /** Ten minutes: a million events take about 40 s of CPU (decision 008). */
@@ -49,8 +57,10 @@ export function createBacktestService({
   digestKeyOf,
   runJob,
   maxMs = BACKTEST_MAX_MS,
+  maxRunning = 2,
 }: Deps) {
   const jobs = new Map<string, Job>();
+  const slots = createJobSlots(maxRunning);
   const run = createBacktestRun({ repo, policy, now, digestKeyOf });
 
   const view = (job: Job | undefined): BacktestJob => {
@@ -83,18 +93,26 @@ export function createBacktestService({
         job.processed = processed;
         job.total = total;
       };
-      const overtime = AbortSignal.timeout(maxMs);
-      const signal = AbortSignal.any([job.abort.signal, overtime]);
-      const work = runJob
-        ? runJob({
-            accountId,
-            digestKey: digestKeyOf(accountId),
-            settings,
-            now: now(),
-            onProgress: progress,
-            signal,
-          })
-        : run(accountId, settings, progress, signal);
+      // Shown as running while it waits for its turn; the clock starts when it gets one.
+      const clock: { overtime: AbortSignal | null } = { overtime: null };
+      const work = slots.take(accountId, job.abort.signal).then(async (release) => {
+        try {
+          clock.overtime = AbortSignal.timeout(maxMs);
+          const signal = AbortSignal.any([job.abort.signal, clock.overtime]);
+          return await (runJob
+            ? runJob({
+                accountId,
+                digestKey: digestKeyOf(accountId),
+                settings,
+                now: now(),
+                onProgress: progress,
+                signal,
+              })
+            : run(accountId, settings, progress, signal));
+        } finally {
+          release();
+        }
+      });
       work.then(
         (result) => {
           if (job.abort.signal.aborted) return;
@@ -107,7 +125,7 @@ export function createBacktestService({
             return;
           }
           job.status = "failed";
-          if (overtime.aborted) {
+          if (clock.overtime?.aborted) {
             const limit =
               maxMs >= 60_000 ? `${Math.round(maxMs / 60_000)} min` : `${maxMs / 1000} s`;
             job.error = `The backtest took longer than ${limit} and was stopped; try fewer days.`;

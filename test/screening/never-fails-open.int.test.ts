@@ -66,7 +66,13 @@ describe.each(DB_KINDS)("screening never fails open (%s)", (kind) => {
 
   beforeAll(async () => {
     t = await startTestApp(kind, {
-      env: { SCREEN_RATE_LIMIT: "8", COLLECT_RATE_LIMIT: "5", COLLECT_TOKENS_PER_KEY: "40" },
+      env: {
+        SCREEN_RATE_LIMIT: "8",
+        COLLECT_RATE_LIMIT: "5",
+        COLLECT_TOKENS_PER_KEY: "40",
+        // The tests' proxy: X-Forwarded-For names the browser (the /64 test).
+        TRUST_PROXY: "127.0.0.1",
+      },
     });
     merchant = await signedInMerchant(t, `never-fails-open-${kind}@example.com`);
     await turnOn(merchant, "rule_timezone_mismatch");
@@ -161,6 +167,25 @@ describe.each(DB_KINDS)("screening never fails open (%s)", (kind) => {
     }
     const real = await collect(t, key, humanSignals());
     expect(real.status, JSON.stringify(real.body)).toBe(200);
+  });
+
+  it("counts a browser's collects per IPv6 /64: another address in it is the same browser", async () => {
+    const key = (await publishableKeyOf(merchant, "ipv6")).key;
+    const from = async (ip: string) => {
+      const res = await fetch(`${t.baseUrl}/api/v1/collect?key=${key}`, {
+        method: "POST",
+        headers: { "content-type": "text/plain", origin: SHOP, "x-forwarded-for": ip },
+        body: JSON.stringify(humanSignals()),
+      });
+      return `${res.status} ${(await res.json()).error?.message ?? "token"}`;
+    };
+    // 5 a minute per browser (COLLECT_RATE_LIMIT), each from a new address in one /64.
+    for (let i = 1; i <= 5; i++) expect(await from(`2001:db8:1:2::${i}`)).toBe("200 token");
+    expect(await from("2001:db8:1:2:ffff:ffff:ffff:ffff")).toBe(
+      "429 Too many collects from this browser. Slow down.",
+    );
+    // The next /64 is another browser, with a budget of its own.
+    expect(await from("2001:db8:1:3::1")).toBe("200 token");
   });
 
   it("keeps at most the configured number of tokens per key, the newest", async () => {

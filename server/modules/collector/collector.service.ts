@@ -25,9 +25,9 @@ import { randomToken, sha256Hex } from "../../lib/tokens.ts";
 import type { ApiKeysService } from "../api-keys/api-keys.service.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
 import { ipKeys } from "../screening/features/identity.ts";
+import { createBrowserWindows } from "./browser-windows.ts";
 import type { SignalTokensRepository } from "./signal-tokens.repository.ts";
 
-const WINDOW_MS = 60_000;
 const TOKEN_SHAPE = /^wdn_sig_[A-Za-z0-9_-]{16,64}$/;
 
 type Deps = {
@@ -72,29 +72,15 @@ export function createCollectorService({
   perIpPerMinute,
   tokensPerKey,
 }: Deps) {
-  const windows = new Map<string, { start: number; count: number }>();
+  const browsers = createBrowserWindows({ limit: perIpPerMinute, maxBuckets: IP_WINDOWS_MAX });
 
   function spend(bucket: string, at: number): void {
-    const window = windows.get(bucket);
-    if (!window || at - window.start >= WINDOW_MS) {
-      if (windows.size >= IP_WINDOWS_MAX) sweep(at);
-      windows.set(bucket, { start: at, count: 1 });
-      return;
-    }
-    window.count += 1;
-    if (window.count > perIpPerMinute) {
+    const retryAfterSeconds = browsers.hit(bucket, at);
+    if (retryAfterSeconds !== null) {
       throw new AppError("TOO_MANY_REQUESTS", "Too many collects from this browser. Slow down.", {
-        retryAfterSeconds: Math.max(1, Math.ceil((window.start + WINDOW_MS - at) / 1000)),
+        retryAfterSeconds,
       });
     }
-  }
-
-  /** Drops finished windows; if every one is still running, starts over (bounded memory). */
-  function sweep(at: number): void {
-    for (const [bucket, window] of windows) {
-      if (at - window.start >= WINDOW_MS) windows.delete(bucket);
-    }
-    if (windows.size >= IP_WINDOWS_MAX) windows.clear();
   }
 
   /** The publishable key's caller, no budget spent; 401 without one, 403 for a secret key. */

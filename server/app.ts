@@ -17,6 +17,7 @@ import { clientPlugin } from "./transport/http/client.plugin.ts";
 import { clientPackagePlugin } from "./transport/http/client-package.plugin.ts";
 import { drainRequest } from "./transport/http/drain.ts";
 import { metricsPlugin } from "./transport/http/metrics.plugin.ts";
+import { requestContextPlugin } from "./transport/http/request-context.plugin.ts";
 import { securityHeadersPlugin } from "./transport/http/security-headers.plugin.ts";
 import { sessionPlugin } from "./transport/http/session.plugin.ts";
 import { restPlugin } from "./transport/rest/rest.plugin.ts";
@@ -78,6 +79,8 @@ export async function buildApp(
     routerOptions: { maxParamLength: 5000 },
   });
 
+  // First, so that every later hook and handler logs with the request's id.
+  await app.register(requestContextPlugin);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createBackgroundWorker } from "./background-worker.ts";
+import { currentRequest, runInRequest } from "./request-context.ts";
 
 /** A run that waits until released, counting how many runs started and how many overlapped. */
 function gatedRun() {
@@ -59,6 +60,33 @@ describe("background worker", () => {
     worker.kick();
     await new Promise((resolve) => setImmediate(resolve));
     expect(runs).toBe(1);
+  });
+
+  it("runs for whoever asked: a request's run and the one after it carry that request", async () => {
+    let release = () => {};
+    const seen: (string | undefined)[] = [];
+    const worker = createBackgroundWorker(
+      async () => {
+        seen.push(currentRequest()?.id);
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+      { pollMs: 60_000, onError: () => {} },
+    );
+    const first = runInRequest({ id: "req-a", log: {} }, () => worker.runSoon());
+    runInRequest({ id: "req-b", log: {} }, () => worker.runSoon());
+    runInRequest({ id: "req-c", log: {} }, () => worker.runSoon());
+    release();
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await worker.stop();
+    void worker.runSoon();
+    release();
+    await worker.stop();
+    // A's run, one more run for B (who asked first during it), then one that nobody's request asked for.
+    expect(seen).toEqual(["req-a", "req-b", undefined]);
   });
 
   it("answers a failed run with onError's value and keeps working", async () => {

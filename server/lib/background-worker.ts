@@ -1,29 +1,33 @@
 /**
  * A job that drains a durable queue (the email outbox, the Stripe actions): polled while
  * started, run at once when kicked, one run at a time; a kick during a run schedules one
- * more right after it, so nothing queued meanwhile waits for the next poll.
+ * more right after it, so nothing queued meanwhile waits for the next poll. A run belongs to
+ * whoever asked for it (a request's kick: its log lines carry the request's id; the poll's
+ * timer: none), the one after a run included, instead of to the run before it.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
+
 export function createBackgroundWorker<T>(
   run: () => Promise<T>,
   options: { pollMs: number; onError(error: unknown): T },
 ) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<T> | undefined;
-  let again = false;
+  /** The context of the first call that asked for one more run meanwhile. */
+  let again: ((next: () => void) => void) | undefined;
 
   function runSoon(): Promise<T> {
     if (running) {
-      again = true;
+      again ??= AsyncLocalStorage.snapshot();
       return running;
     }
     running = run()
       .catch(options.onError)
       .finally(() => {
         running = undefined;
-        if (again) {
-          again = false;
-          void runSoon();
-        }
+        const rerun = again;
+        again = undefined;
+        rerun?.(() => void runSoon());
       });
     return running;
   }

@@ -1,8 +1,9 @@
 /**
  * The server's log: JSON lines for machines, or one readable, coloured line per event for a
  * person at a terminal (pino-pretty, in this process: no worker thread). Every line a request
- * writes carries its id (`reqId`), each request ends in one line (method, path, status, time),
- * and fields that could carry a secret or an address are censored before anything is written.
+ * causes carries its id (`reqId`), also when a service writes it through the app's logger
+ * (request-context.ts), each request ends in one line (method, path, status, time), and
+ * fields that could carry a secret or an address are censored before anything is written.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -11,6 +12,7 @@ import {
   type FastifyServerOptions,
   LogController,
 } from "fastify";
+import { currentRequest } from "./request-context.ts";
 
 export type LogFormat = "pretty" | "json";
 
@@ -103,6 +105,23 @@ export function prettyMessage(line: LogLine, messageKey: string): string {
   return `${id}${String(line[messageKey] ?? "")}`;
 }
 
+/**
+ * The request id for a line written while a request is handled, unless the line's logger is
+ * that request's own (or a child of it), which carries the id already. A new object each
+ * time: pino merges the line's fields into it.
+ */
+export function requestIdOf(logger: object): { reqId?: string } {
+  const request = currentRequest();
+  if (
+    !request ||
+    logger === request.log ||
+    Object.prototype.isPrototypeOf.call(request.log, logger)
+  ) {
+    return {};
+  }
+  return { reqId: request.id };
+}
+
 /** Fastify's `logger` option for this level, format and destination (stdout by default). */
 export async function loggerOptions(options: {
   level: string;
@@ -112,6 +131,7 @@ export async function loggerOptions(options: {
   const base = {
     level: options.level,
     redact: REDACT,
+    mixin: (_line: object, _level: number, logger: object) => requestIdOf(logger),
     serializers: {
       // The request line carries no headers and no query string (tokens travel in both).
       req: (req: { method: string; url: string; ip?: string }) => ({

@@ -151,7 +151,8 @@ export function storedRuleOverrides(stored: unknown): RuleSettingsUpdate {
     const shape = RULE_SETTING_SHAPES[key].shape as Record<string, z.ZodType>;
     const kept: Record<string, unknown> = {};
     for (const [field, value] of Object.entries(entry)) {
-      const schema = shape[field];
+      // Own fields only: a stored "constructor" must not find Object.prototype's.
+      const schema = Object.hasOwn(shape, field) ? shape[field] : undefined;
       if (schema?.safeParse(value).success) kept[field] = value;
     }
     if (Object.keys(kept).length > 0) out[key] = kept;

@@ -94,6 +94,24 @@ describe.each(DB_KINDS)("screening never fails open (%s)", (kind) => {
     },
   );
 
+  it("screens an account whose stored rule settings name a field like constructor (was a 500)", async () => {
+    const other = await signedInMerchant(t, `stored-constructor-${kind}@example.com`);
+    // Not reachable through the API (its schema refuses the field); data from elsewhere.
+    const values = { rule_farming: { constructor: 1, toString: "x", action: "block" } };
+    await t.prisma.ruleParameterSettings.upsert({
+      where: { accountId: other.accountId },
+      create: { accountId: other.accountId, values },
+      update: { values },
+    });
+    const backend = await backendOf(t, other, "stored-constructor");
+    const res = await backend.screen({ type: "signup", email: "jane@example.com" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const settings = await other.api.json<{ rule_farming: { action: string } }>(
+      "/api/rule-settings",
+    );
+    expect(settings.body.rule_farming.action).toBe("block");
+  });
+
   it.each([
     ["email", { email: "jane\u0000@example.com" }],
     ["promo_code", { promo_code: "LAUNCH\u000050" }],

@@ -18,7 +18,11 @@ import { createPolicyService, policyChangeNotifier } from "../modules/policy/pol
 import { createRuleSettingsService } from "../modules/rule-settings/rule-settings.service.ts";
 import type { ServiceDeps } from "./deps.ts";
 
-export function wirePolicy({ prisma, changes, now }: ServiceDeps) {
+export function wirePolicy({
+  prisma,
+  changes,
+  now,
+}: Pick<ServiceDeps, "prisma" | "changes" | "now">) {
   const onChange = policyChangeNotifier(changes);
   const rules = createJsonSettingsService<Rules>({
     repo: createJsonSettingsRepository(prisma, "rules"),

@@ -56,6 +56,18 @@ export function safely<T>(
   }
 }
 
+/** The feature computations (features/): pure, synchronous, each run through `safely`. */
+export const FEATURES = {
+  lookupIp,
+  normalizeEmail,
+  timezoneFitsCountry,
+  isBotUserAgent,
+  emailRandomness,
+};
+
+/** The computations a screening uses: FEATURES, or others where a test needs one to fail. */
+export type FeatureFunctions = typeof FEATURES;
+
 /**
  * What the rules know about the event beyond what it says: everything but the counts (their
  * keys are here, unset, so the caller's `{ ...features, counts }` only overwrites). Written out
@@ -67,24 +79,34 @@ export function featuresOf(
   policy: Policy,
   base: Features,
   unavailable?: Unavailable[],
+  compute: FeatureFunctions = FEATURES,
 ): Features {
   const { ip, email, timezone, userAgent } = subject;
-  const geo: IpLookup | null = ip ? safely("geo", () => lookupIp(ip), null, unavailable) : null;
+  const geo: IpLookup | null = ip
+    ? safely("geo", () => compute.lookupIp(ip), null, unavailable)
+    : null;
   const country = geo?.country ?? null;
   return {
     disposableDomains: base.disposableDomains,
     normalizedEmail: email
-      ? safely("email", () => normalizeEmail(email), email, unavailable)
+      ? safely("email", () => compute.normalizeEmail(email), email, unavailable)
       : null,
     geo: geo && { country, asn: geo.asn, hosting: geo.hosting },
     timezoneFitsCountry:
       timezone && country
-        ? safely("timezone", () => timezoneFitsCountry(timezone, country), null, unavailable)
+        ? safely(
+            "timezone",
+            () => compute.timezoneFitsCountry(timezone, country),
+            null,
+            unavailable,
+          )
         : null,
-    bot: userAgent ? safely("bot", () => isBotUserAgent(userAgent), false, unavailable) : false,
+    bot: userAgent
+      ? safely("bot", () => compute.isBotUserAgent(userAgent), false, unavailable)
+      : false,
     emailRandomness:
       policy.enabled.rule_entropy && email
-        ? safely("email_randomness", () => emailRandomness(email), null, unavailable)
+        ? safely("email_randomness", () => compute.emailRandomness(email), null, unavailable)
         : null,
     counts: undefined,
     stripeHistory: null,

@@ -9,7 +9,13 @@ import { emailDomain } from "../../engine/email-domain.ts";
 import type { EventSubject, Features, Policy } from "../../engine/types.ts";
 import { memo } from "../../lib/memo.ts";
 import { withCollected } from "./collected.ts";
-import { featuresOf, safely, subjectOf } from "./event-features.ts";
+import {
+  FEATURES,
+  type FeatureFunctions,
+  featuresOf,
+  safely,
+  subjectOf,
+} from "./event-features.ts";
 import { ipKeys } from "./features/identity.ts";
 import { type Identities, identitiesOf } from "./identities.ts";
 import { type Probe, probesFor } from "./probes.ts";
@@ -37,10 +43,11 @@ export function screeningInputs(
   key: string,
   /** What warden.js collected, filling what the backend did not send. */
   collected: CollectedSignals | null = null,
+  compute: FeatureFunctions = FEATURES,
 ): ScreeningInputs {
   const subject = withCollected(subjectOf(event), collected);
   const unavailable: Unavailable[] = [];
-  const features = featuresOf(subject, policy, base, unavailable);
+  const features = featuresOf(subject, policy, base, unavailable, compute);
   const domain = emailDomain(subject.email);
   const ip = subject.ip;
   const keys = ip ? safely("ip_network", () => ipKeysOf(ip), null, unavailable) : null;

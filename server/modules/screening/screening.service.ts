@@ -10,6 +10,7 @@ import type { ScreenEvent, ScreenResult } from "../../../shared/schemas/screenin
 import { evaluate } from "../../engine/evaluate.ts";
 import type { Consumed } from "../collector/collector.service.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
+import { FEATURES, type FeatureFunctions } from "./event-features.ts";
 import { countsOf } from "./probes.ts";
 import type { StoredScreening } from "./screening.repository.ts";
 import type { ScreeningBatches } from "./screening-batches.ts";
@@ -26,6 +27,8 @@ type Deps = {
   digestKeyOf: (accountId: string) => string;
   /** Told each decision and how long it took (the metrics). */
   observe?: (decision: string, seconds: number) => void;
+  /** The feature computations (event-features.ts FEATURES unless a test needs one to fail). */
+  features?: FeatureFunctions;
 };
 
 export function createScreeningService({
@@ -35,6 +38,7 @@ export function createScreeningService({
   signals,
   digestKeyOf,
   observe,
+  features: compute = FEATURES,
 }: Deps) {
   return {
     async screen(accountId: string, event: ScreenEvent): Promise<ScreenResult> {
@@ -51,6 +55,7 @@ export function createScreeningService({
         at,
         key,
         collected?.signals ?? null,
+        compute,
       );
       const { signals: _signals, ...input } = event;
       const { id, evaluation, score } = await batches({

@@ -29,9 +29,23 @@ describe("server process", () => {
       },
       /^Configuration error: DATABASE_URL: cannot connect to 127\.0\.0\.1:1: ECONNREFUSED.*\n$/,
     ],
+    // Well-formed, but Fastify's proxy-addr refuses it: the server used to start and answer
+    // every request with a 500.
+    [
+      { TRUST_PROXY: "10.0.0.0/0" },
+      /^Configuration error: TRUST_PROXY: must be the number of proxies in front of Warden .*\(got "10\.0\.0\.0\/0"\)\n$/,
+    ],
+    [{ TRUST_PROXY: "true" }, /^Configuration error: TRUST_PROXY: .*`true` is no longer accepted/],
   ])("stops on %o with one clear line and exit code 1", async (env, line) => {
-    const server = runServer(env);
-    expect(await server.exited).toBe(1);
+    const dataDir = await mkdtemp(join(tmpdir(), "warden-proc-"));
+    const port = String(await freePort());
+    const server = runServer({ DATA_DIR: dataDir, PORT: port, HOST: "127.0.0.1", ...env });
+    // A server that starts after all is stopped, and the test fails (no exit code 1).
+    const stop = setTimeout(() => server.child.kill("SIGKILL"), 20_000);
+    const code = await server.exited;
+    clearTimeout(stop);
+    await rm(dataDir, { recursive: true, force: true });
+    expect(code).toBe(1);
     expect(server.stderr()).toMatch(line);
     expect(server.stderr()).not.toMatch(/\n\s+at /);
   });

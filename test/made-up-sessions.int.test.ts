@@ -101,4 +101,23 @@ describe.each(DB_KINDS)("made-up session tokens (%s)", (kind) => {
     expect(unknown.status).toBe(401);
     expect(sessionQueries).toBe(lookups + 1);
   });
+
+  it("looks up no session on the API-key routes, even a token of the issued shape", async () => {
+    sessionQueries = 0;
+    for (const path of ["/api/v1/screen", "/api/v1/collect"]) {
+      const ways: Record<string, string>[] = [
+        { authorization: `Bearer ${randomToken()}.${randomToken()}` },
+        { cookie: `warden_session=${randomToken()}.${randomToken()}` },
+      ];
+      for (const auth of ways) {
+        const res = await fetch(`${t.baseUrl}${path}`, {
+          method: "POST",
+          headers: { ...auth, origin: t.baseUrl, "content-type": "application/json" },
+          body: JSON.stringify({ type: "signup" }),
+        });
+        expect(res.status).toBe(401);
+      }
+    }
+    expect(sessionQueries).toBe(0);
+  });
 });

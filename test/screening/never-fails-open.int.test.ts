@@ -187,6 +187,21 @@ describe.each(DB_KINDS)("screening never fails open (%s)", (kind) => {
     expect(real.status, JSON.stringify(real.body)).toBe(200);
   });
 
+  it("spends no secret key budget on preflights that carry the key", async () => {
+    const backend = await backendOf(t, merchant, "preflights");
+    // Far past the key's budget of 8 a minute (SCREEN_RATE_LIMIT): a preflight's credentials
+    // count for nothing.
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${t.baseUrl}/api/v1/screen`, {
+        method: "OPTIONS",
+        headers: { authorization: `Bearer ${backend.key}`, origin: "https://evil.example" },
+      });
+      await res.arrayBuffer();
+    }
+    const real = await backend.screen({ type: "signup", user_id: "after-preflights" });
+    expect(real.status, JSON.stringify(real.body)).toBe(200);
+  });
+
   it("counts a browser's collects per IPv6 /64: another address in it is the same browser", async () => {
     const key = (await publishableKeyOf(merchant, "ipv6")).key;
     const from = async (ip: string) => {

@@ -13,6 +13,8 @@ import type { Services } from "../../services.ts";
 
 export const SESSION_COOKIE = "warden_session";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** The routes a merchant's backend and warden.js call, with API keys alone. */
+const API_KEY_ONLY = "/api/v1/";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -34,6 +36,9 @@ export const sessionPlugin = fp<Options>(async (app: FastifyInstance, { services
   app.decorateRequest("caller", null);
 
   app.addHook("onRequest", async (request, reply) => {
+    // A preflight's credentials count for nothing: it is answered before any key is looked up
+    // or any budget spent (decision 013).
+    if (request.method === "OPTIONS") return;
     const bearer = bearerToken(request);
     const cookieToken = request.cookies[SESSION_COOKIE];
     if (!bearer && cookieToken && !SAFE_METHODS.has(request.method)) {
@@ -46,7 +51,9 @@ export const sessionPlugin = fp<Options>(async (app: FastifyInstance, { services
       return;
     }
     const token = bearer ?? cookieToken;
-    if (!token) return;
+    // /api/v1/* serves a merchant's backend and warden.js: API keys only, so a session token
+    // there, made up or not, costs no query.
+    if (!token || request.url.startsWith(API_KEY_ONLY)) return;
     request.session = await services.sessions.validate(token);
     request.caller = request.session ? sessionCaller(request.session) : null;
     if (bearer) return;

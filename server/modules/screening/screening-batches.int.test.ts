@@ -64,7 +64,6 @@ describe.each(DB_KINDS)("screening batches (%s)", (kind) => {
       key: KEY,
       probes,
       history: null,
-      ids,
       judge(counted) {
         const answer = counted.answers[0] ?? -1;
         const blocked = answer >= limit;

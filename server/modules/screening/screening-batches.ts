@@ -16,7 +16,6 @@
  * figures.
  */
 import { randomUUID } from "node:crypto";
-import type { Identities } from "./identities.ts";
 import type { Probe } from "./probes.ts";
 import type {
   Counted,
@@ -27,8 +26,6 @@ import type {
 
 /** A screening waiting for its batch: what to count, and how to judge it once counted. */
 export type Pending<R> = CountRequest & {
-  /** What the screening stores (what later screenings count from memory until committed). */
-  ids: Identities;
   judge(counted: Counted): { row: StoredScreening; result: (id: string) => R };
 };
 

@@ -63,7 +63,6 @@ export function createScreeningService({
         key,
         probes,
         history,
-        ids,
         judge(counted) {
           const evaluation = evaluate(subject, loaded, {
             ...features,

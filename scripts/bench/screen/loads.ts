@@ -3,6 +3,7 @@ import { sleep } from "../../lib/bench-process.ts";
 import { progressBar } from "../../lib/progress.ts";
 import { memoryMb, withCpu } from "../machine.ts";
 import { type PacedResult, pacedLoad } from "../paced-load.ts";
+import { cpuBetween, type sessionCpu } from "../server-log.ts";
 import { type CannonSummary, cannon } from "./cannon.ts";
 import type { Headers } from "./fill.ts";
 import { ms, options } from "./options.ts";
@@ -13,6 +14,8 @@ export type Loads = {
   paced: PacedResult;
   /** The server process's CPU use during each load (100 = one core busy). */
   serverCpuPercent: { max: number; rate: number; paced: number };
+  /** Its PostgreSQL sessions' CPU during each load, the same way; null: not measured. */
+  databaseCpuPercent: { max: number; rate: number; paced: number } | null;
   /** The server process's resident memory after the loads, and its peak (fill included). */
   serverMemoryMb: { rssMb: number; peakMb: number } | null;
 };
@@ -39,20 +42,42 @@ async function paced(label: string, url: string, headers: Headers, body: () => s
   return result;
 }
 
-/** The three loads against one URL, with the CPU the process `pid` used in each. */
+/**
+ * Runs `run` and says how busy the server process `pid` was meanwhile, and its database
+ * sessions when `sessions` can see them, in percent of one core.
+ */
+async function withCpus<T>(
+  pid: number | undefined,
+  sessions: ReturnType<typeof sessionCpu>,
+  run: () => Promise<T>,
+): Promise<[T, number, number]> {
+  const before = await sessions?.snapshot();
+  const t0 = performance.now();
+  const [result, cpu] = await withCpu(pid, run);
+  const after = await sessions?.snapshot();
+  const seconds = (performance.now() - t0) / 1000;
+  const db = before && after ? Math.round((cpuBetween(before, after) / seconds) * 100) : Number.NaN;
+  return [result, cpu, db];
+}
+
+/**
+ * The three loads against one URL, with the CPU the process `pid` used in each, and its
+ * PostgreSQL sessions (`sessions`) if given.
+ */
 export async function loads(
   label: string,
   url: string,
   headers: Headers,
   body: () => string,
   pid: number | undefined,
+  sessions: ReturnType<typeof sessionCpu> = null,
 ): Promise<Loads> {
   const { connections, rate: RATE, rateConnections } = options;
-  const [max, maxCpu] = await withCpu(pid, () =>
+  const [max, maxCpu, maxDb] = await withCpus(pid, sessions, () =>
     cannon(`${label}: max, ${connections} connections`, url, headers, body, { connections }),
   );
   await sleep(1000);
-  const [rate, rateCpu] = await withCpu(pid, () =>
+  const [rate, rateCpu, rateDb] = await withCpus(pid, sessions, () =>
     cannon(
       `${label}: autocannon overallRate ${RATE}, ${rateConnections} connections`,
       url,
@@ -62,17 +87,22 @@ export async function loads(
     ),
   );
   await sleep(1000);
-  const [steady, pacedCpu] = await withCpu(pid, () =>
+  const [steady, pacedCpu, pacedDb] = await withCpus(pid, sessions, () =>
     paced(`${label}: paced ${RATE} req/s`, url, headers, body),
   );
   console.error(
     `${label}: server process CPU ${maxCpu} % (max), ${rateCpu} % (autocannon ${RATE}/s), ${pacedCpu} % (paced)`,
   );
+  if (sessions)
+    console.error(
+      `${label}: its PostgreSQL sessions' CPU ${maxDb} % (max), ${rateDb} % (autocannon ${RATE}/s), ${pacedDb} % (paced)`,
+    );
   return {
     max,
     rate,
     paced: steady,
     serverCpuPercent: { max: maxCpu, rate: rateCpu, paced: pacedCpu },
+    databaseCpuPercent: sessions ? { max: maxDb, rate: rateDb, paced: pacedDb } : null,
     serverMemoryMb: memoryMb(pid),
   };
 }

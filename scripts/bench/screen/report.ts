@@ -10,8 +10,8 @@ const pair = (p50: number, p99: number) => `${ms(p50)} / ${ms(p99)}`;
 export function screenTable(bare: Loads, runs: WardenRun[]): string {
   const at = options.rate.toLocaleString("en-US");
   const rows = [
-    `| database | max req/s | bare route req/s | ratio | p50 / p99 at ${at} req/s offered, paced | answered req/s, paced | p50 / p99 at ${at} req/s, autocannon | server RSS after the loads (peak since start) | errors |`,
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    `| database | max req/s | bare route req/s | ratio | p50 / p99 at ${at} req/s offered, paced | answered req/s, paced | p50 / p99 at ${at} req/s, autocannon | server RSS after the loads (peak since start) | CPU a screening at max: server + PostgreSQL | errors |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   const rss = (loads: Loads) =>
     loads.serverMemoryMb
@@ -21,14 +21,27 @@ export function screenTable(bare: Loads, runs: WardenRun[]): string {
     rows.push(
       `| ${databaseLabel(run.database)} | ${run.max.requestsPerSecond.toFixed(0)} | ` +
         `${bare.max.requestsPerSecond.toFixed(0)} | ${((run.max.requestsPerSecond / bare.max.requestsPerSecond) * 100).toFixed(1)} % | ` +
-        `${pair(run.paced.p50, run.paced.p99)} | ${run.paced.achieved.toFixed(0)} | ${pair(run.rate.latency.p50, run.rate.latency.p99)} | ${rss(run)} | ${run.errors} |`,
+        `${pair(run.paced.p50, run.paced.p99)} | ${run.paced.achieved.toFixed(0)} | ${pair(run.rate.latency.p50, run.rate.latency.p99)} | ${rss(run)} | ${cpuEach(run)} | ${run.errors} |`,
     );
   }
   rows.push(
     `| (bare route) | ${bare.max.requestsPerSecond.toFixed(0)} | | | ${pair(bare.paced.p50, bare.paced.p99)} | ${bare.paced.achieved.toFixed(0)} | ` +
-      `${pair(bare.rate.latency.p50, bare.rate.latency.p99)} | ${rss(bare)} | ${bare.max.non2xx + bare.rate.non2xx + bare.paced.non2xx} |`,
+      `${pair(bare.rate.latency.p50, bare.rate.latency.p99)} | ${rss(bare)} | ${cpuEach(bare)} | ${bare.max.non2xx + bare.rate.non2xx + bare.paced.non2xx} |`,
   );
   return rows.join("\n");
+}
+
+/**
+ * The CPU one request cost at the closed-loop maximum, in µs: the server process's, and its
+ * PostgreSQL sessions' (embedded: the server is its database too).
+ */
+function cpuEach(loads: Loads): string {
+  const rate = loads.max.requestsPerSecond;
+  if (!rate) return "";
+  const us = (percent: number) => Math.round((percent / 100 / rate) * 1e6);
+  const server = `${us(loads.serverCpuPercent.max)} µs`;
+  const db = loads.databaseCpuPercent?.max;
+  return db === undefined || Number.isNaN(db) ? server : `${server} + ${us(db)} µs`;
 }
 
 /** The results in the shape `npm run bench` collects (scripts/bench.ts). */

@@ -3,7 +3,7 @@ import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stop, tail } from "../../lib/bench-process.ts";
 import { startBare } from "../bare.ts";
-import { sampleWaits, serverProblems } from "../server-log.ts";
+import { sampleWaits, serverProblems, sessionCpu } from "../server-log.ts";
 import { type DatabaseKind, launchWarden, type WardenProcess } from "../warden.ts";
 import { fill } from "./fill.ts";
 import { loads } from "./loads.ts";
@@ -81,7 +81,9 @@ async function measure(warden: WardenProcess, savedLog: string) {
       : null;
   const filled = await fill(label, url, headers, stream.next, options.fill);
   const sampler = warden.databaseUrl ? sampleWaits(warden.databaseUrl) : null;
-  const measured = await loads(label, url, headers, stream.next, warden.child.pid);
+  const sessions = warden.databaseUrl ? sessionCpu(warden.databaseUrl) : null;
+  const measured = await loads(label, url, headers, stream.next, warden.child.pid, sessions);
+  await sessions?.close();
   const waits = sampler ? await sampler.stop() : null;
   if (waits)
     console.error(

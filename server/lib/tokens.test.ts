@@ -11,8 +11,11 @@ describe("tokens", () => {
   it.each([
     ["abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"],
     ["", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"],
+    // Text is hashed as its UTF-8 bytes, as the stored hashes were made.
+    ["héllo ✓", "5657cdef8a85a584e0e961e6f8247cf5d3f8ed21496ed6fdbcfd43a761e94245"],
   ])("hashes %j with SHA-256", (input, hex) => {
     expect(sha256Hex(input)).toBe(hex);
+    expect(Buffer.from(sha256Bytes(input)).toString("hex")).toBe(hex);
   });
 
   it("compares hashes by content", () => {

@@ -10,7 +10,7 @@ const pair = (p50: number, p99: number) => `${ms(p50)} / ${ms(p99)}`;
 export function screenTable(bare: Loads, runs: WardenRun[]): string {
   const at = options.rate.toLocaleString("en-US");
   const rows = [
-    `| database | max req/s | bare route req/s | ratio | p50 / p99 at ${at} req/s offered, paced | answered req/s, paced | p50 / p99 at ${at} req/s, autocannon | server RSS after the loads (peak since start) | CPU a screening at max: server + PostgreSQL | errors |`,
+    `| database | max req/s | bare route req/s | ratio | p50 / p99 at ${at} req/s offered, paced | answered req/s, paced | p50 / p99 at ${at} req/s, autocannon | server RSS after the loads (peak since start) | CPU a request at max: server + PostgreSQL | errors |`,
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   const rss = (loads: Loads) =>

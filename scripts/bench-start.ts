@@ -1,7 +1,7 @@
 /**
  * `npm run bench:start`: how long `npm start` takes to answer and how much memory the server
  * then holds. Runs the real `npm start` as a child process with a temporary DATA_DIR and a free
- * PORT, times spawn → first 200 from /healthz, and 2 s later reads VmRSS of the node server
+ * PORT, times spawn → first 200 from /healthz, and 5 s later reads VmRSS (and VmHWM, the peak since spawn) of the node server
  * process (found among npm's descendants, not npm itself).
  *
  * Cases: first start on an empty data dir, second start on the same data dir, and, when

@@ -32,6 +32,31 @@ export async function benchBare(workDir: string) {
 
 export type WardenRun = Awaited<ReturnType<typeof measure>>;
 
+/** The token the bench's Warden serves /metrics with (it listens on 127.0.0.1 only). */
+const METRICS_TOKEN = "bench-screen-metrics";
+
+/** The server's own view of its memory (/metrics: prom-client's process and V8 gauges), in MB. */
+async function memoryOf(base: string) {
+  try {
+    const response = await fetch(`${base}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const text = await response.text();
+    const gauge = (name: string) => {
+      const value = new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1];
+      return value === undefined ? Number.NaN : Math.round(Number(value) / 1024 / 1024);
+    };
+    return {
+      rssMb: gauge("process_resident_memory_bytes"),
+      heapTotalMb: gauge("nodejs_heap_size_total_bytes"),
+      heapUsedMb: gauge("nodejs_heap_size_used_bytes"),
+      externalMb: gauge("nodejs_external_memory_bytes"),
+    };
+  } catch {
+    return null;
+  }
+}
+
 /** Warden on one database; its server log is kept in resultsDir if anything went wrong. */
 export async function benchWarden(
   kind: DatabaseKind,
@@ -42,7 +67,7 @@ export async function benchWarden(
   const warden = await launchWarden(kind, workDir, {
     adminUrl: options.pgAdminUrl,
     databasePrefix: "warden_bench_screen",
-    env: { SCREEN_RATE_LIMIT: "10000000" },
+    env: { SCREEN_RATE_LIMIT: "10000000", METRICS_TOKEN },
   });
   const savedLog = join(resultsDir, `screen-${stamp}-${kind}-server.log`);
   try {
@@ -84,6 +109,13 @@ async function measure(warden: WardenProcess, savedLog: string) {
   const sessions = warden.databaseUrl ? sessionCpu(warden.databaseUrl) : null;
   const measured = await loads(label, url, headers, stream.next, warden.child.pid, sessions);
   await sessions?.close();
+  const memory = await memoryOf(base);
+  if (memory)
+    console.error(
+      `${label}: server memory after the loads: RSS ${memory.rssMb} MB; V8 heap ${memory.heapTotalMb} MB ` +
+        `(${memory.heapUsedMb} MB used), outside it (buffers, ${kind === "embedded" ? "PGlite's WebAssembly memory, " : ""}` +
+        `code, stacks, malloc) ${memory.rssMb - memory.heapTotalMb} MB`,
+    );
   const waits = sampler ? await sampler.stop() : null;
   if (waits)
     console.error(
@@ -104,6 +136,7 @@ async function measure(warden: WardenProcess, savedLog: string) {
     stored,
     fill: filled,
     ...measured,
+    serverMemoryBreakdown: memory,
     errors,
     serverProblems: problems,
     serverLog: keepLog ? savedLog : null,

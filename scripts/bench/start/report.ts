@@ -24,6 +24,7 @@ export function results(cases: CaseResult[]) {
       runs: samples.map((s) => ({
         startS: round(s.startMs / 1000),
         rssMb: round(s.rssMb),
+        peakMb: round(s.peakMb),
         serverCpuS: s.cpuS,
       })),
       medianServerCpuS: round(median(samples.map((s) => s.cpuS))),
@@ -39,12 +40,20 @@ export function results(cases: CaseResult[]) {
         detail,
       },
       {
-        name: `${name}: RSS 2 s after`,
+        name: `${name}: RSS ${RSS_DELAY_MS / 1000} s after`,
         value: round(median(samples.map((s) => s.rssMb))),
         unit: "MB",
         target: target.rss,
         bare: null,
         detail,
+      },
+      {
+        name: `${name}: peak RSS until then`,
+        value: round(median(samples.map((s) => s.peakMb))),
+        unit: "MB",
+        target: target.rss,
+        bare: null,
+        detail: { ...detail, peak: true },
       },
     ];
   });
@@ -64,7 +73,9 @@ export function printTable(rows: ReturnType<typeof results>) {
       case: row.name,
       value: `${row.value} ${row.unit}`,
       target: row.target,
-      runs: row.detail.runs.map((r) => (row.unit === "s" ? r.startS : r.rssMb)).join(" / "),
+      runs: row.detail.runs
+        .map((r) => (row.unit === "s" ? r.startS : "peak" in row.detail ? r.peakMb : r.rssMb))
+        .join(" / "),
       "server CPU s": row.unit === "s" ? row.detail.medianServerCpuS : "",
     })),
   );

@@ -74,12 +74,47 @@ describe("Dockerfile", () => {
     expect(loadConfig({ DATA_DIR: env.DATA_DIR }).dataDir).toBe(env.DATA_DIR);
   });
 
-  it("starts the compiled server that npm start runs", () => {
-    const start: string = JSON.parse(read("package.json")).scripts.start;
+  /**
+   * The node command a start command ends in, run by the real sh with `node` on PATH replaced
+   * by a script that prints its arguments (the last line is the server's launch).
+   */
+  function launched(command: string[], databaseUrl: string | undefined): string[] {
+    const bin = mkdtempSync(join(tmpdir(), "warden-fake-node-"));
+    try {
+      execFileSync("sh", [
+        "-c",
+        `printf '#!/bin/sh\\necho "$*"\\n' > ${bin}/node; chmod +x ${bin}/node`,
+      ]);
+      const environment: Record<string, string> = {
+        ...process.env,
+        PATH: `${bin}:${process.env.PATH}`,
+      } as never;
+      delete environment.DATABASE_URL;
+      if (databaseUrl) environment.DATABASE_URL = databaseUrl;
+      const out = execFileSync(command[0] as string, command.slice(1), {
+        cwd: root,
+        env: environment,
+      });
+      return (out.toString().trim().split("\n").at(-1) ?? "").split(" ");
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  }
+  const flagsOf = (args: string[]) => args.filter((a) => a.startsWith("--") && a !== "--import");
+
+  it.each([
+    ["the embedded database", undefined],
+    ["PostgreSQL", "postgresql://postgres@db/warden"],
+  ])("starts the compiled server with npm start's flags, on %s", (_, databaseUrl) => {
+    expect(JSON.parse(read("package.json")).scripts.start).toBe("exec sh scripts/start.sh");
     const cmd = JSON.parse(all("CMD").at(-1) ?? "[]") as string[];
-    expect(cmd[0]).toBe("node");
-    expect(start).toContain(cmd.at(-1));
-    for (const flag of cmd.slice(1, -1)) expect(start).toContain(flag);
+    const container = launched(cmd, databaseUrl);
+    const npmStart = launched(["sh", "scripts/start.sh"], databaseUrl);
+    expect(container.at(-1)).toBe("dist/server/main.js");
+    expect(flagsOf(container)).toEqual(flagsOf(npmStart));
+    expect(flagsOf(container)).toContain("--max-semi-space-size=4");
+    // PGlite's WebAssembly on the baseline compiler, only where PGlite runs (decision 017).
+    expect(flagsOf(container).includes("--liftoff-only")).toBe(databaseUrl === undefined);
   });
 
   it("leaves installs, builds, data and secrets out of the build context", () => {

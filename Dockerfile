@@ -42,7 +42,5 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# What `npm start` runs once built (scripts/start.sh), without npm in between: exec, so signals
-# reach node. Without DATABASE_URL (the embedded database) PGlite's WebAssembly stays on V8's
-# baseline compiler (docs/decisions/017).
-CMD ["sh", "-c", "if [ -z \"$DATABASE_URL\" ]; then set -- --liftoff-only; fi; exec node --max-semi-space-size=4 --heap-growing-percent=50 \"$@\" dist/server/main.js"]
+# What `npm start` runs once built (package.json), without npm in between: signals reach node.
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=50", "--liftoff-only", "dist/server/main.js"]

@@ -1,6 +1,5 @@
 /** Entry point: config → buildApp → listen; closes cleanly on SIGTERM/SIGINT. */
 
-import { setFlagsFromString } from "node:v8";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { DatabaseUnavailableError } from "./db/database.ts";
@@ -8,10 +7,6 @@ import { warmFeatures } from "./modules/screening/features/index.ts";
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  // On PostgreSQL the only WebAssembly is Prisma's query compiler: its baseline code is
-  // enough, and not compiling optimized code keeps ~30 MB less resident (decision 011).
-  // Embedded, PGlite is a database in WebAssembly and needs the optimized tier.
-  if (config.databaseUrl) setFlagsFromString("--liftoff-only");
   const app = await buildApp(config);
   let closing = false;
   const shutdown = (signal: string) => {

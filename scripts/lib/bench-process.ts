@@ -23,20 +23,18 @@ export const cleanups: (() => Promise<void>)[] = [];
 
 /**
  * How a benchmark runs a script as its own process: with the Node flags `npm start` gives
- * (scripts/start.sh: for Warden on the embedded database, that is without DATABASE_URL in
- * `env`, also --liftoff-only), then BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"). Warden
+ * (package.json), then BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"). Warden
  * itself (server/main.ts) runs as `npm start` runs it, compiled (dist/server/main.js, built
  * first if its sources changed): under tsx every function expression also goes through
  * esbuild's keep-names helper, which cost the backtest ~5 % of its CPU that users never pay.
  * BENCH_FROM_SOURCE=1 runs the sources with tsx instead; other scripts always do.
  */
-export function nodeCommand(script: string, env: Record<string, string> = {}): string[] {
+export function nodeCommand(script: string): string[] {
   const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const embedded = script === "server/main.ts" && !env.DATABASE_URL;
   const flags = [
     "--max-semi-space-size=4",
     "--heap-growing-percent=50",
-    ...(embedded ? ["--liftoff-only"] : []),
+    "--liftoff-only",
     ...extra,
   ];
   if (script === "server/main.ts" && !process.env.BENCH_FROM_SOURCE && builtServer()) {
@@ -62,7 +60,7 @@ function builtServer(): boolean {
 
 export function start(name: string, script: string, env: Record<string, string>, logFile: string) {
   const log = openSync(logFile, "a");
-  const child = spawn(process.execPath, nodeCommand(script, env), {
+  const child = spawn(process.execPath, nodeCommand(script), {
     cwd: ROOT,
     // npm start's environment too (package.json): two malloc arenas, unless the caller says.
     env: { MALLOC_ARENA_MAX: "2", ...baseEnv(), ...env },

@@ -63,7 +63,7 @@ export function start(script: string, env: Record<string, string>): ChildProcess
   ]) {
     delete clean[name];
   }
-  const child = spawn(process.execPath, nodeCommand(script, env), {
+  const child = spawn(process.execPath, nodeCommand(script), {
     cwd: ROOT,
     env: { ...clean, ...env },
     stdio: ["ignore", "ignore", "inherit"],

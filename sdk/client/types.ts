@@ -13,8 +13,9 @@ export type WardenClientOptions = {
   /** A secret API key (wdn_sk_…): keep it on your server, never in a page. */
   apiKey: string;
   /**
-   * How long one screening may take before the answer is degraded (default 300 ms: about
-   * eight times the slowest 1% measured within Warden's capacity; the package README says why).
+   * How long one screening may take before the answer is degraded (default 300 ms: above the
+   * slowest 1% of nearly every run measured within Warden's capacity; the package README says
+   * why).
    */
   timeoutMs?: number;
   /**

@@ -81,11 +81,11 @@ docs/getting-started.md.
 goes ahead with \`{ decision: "allow", degraded: true }\`. Measured with \`npm run bench:screen\`
 on a shared 2-core machine (Warden, its database and the load on the same two cores;
 docs/scaling.md has the runs). Within Warden's capacity most screenings take a few
-milliseconds (p50 4-11 ms), but the slowest 1% wait for the server's own queue: on
-PostgreSQL at 1,000 a second, sent one every millisecond, p99 24-168 ms in two dozen runs
-(one run 324 ms); 16-27 ms from 10 connections; about 40-50 ms with 32 connections flat out;
+milliseconds (p50 mostly 5-10 ms), but the slowest 1% wait for the server's own queue: on
+PostgreSQL at 1,000 a second, sent one every millisecond, p99 24-168 ms in about thirty runs
+(two runs 324 ms); 16-27 ms from 10 connections; about 40-50 ms with 32 connections flat out;
 on the embedded database at 500 a second, p99 30-133 ms. So 300 ms is above the slowest 1% of all
-but one of those runs, and a healthy Warden is almost never cut off. Past its capacity,
+but two of those runs, and a healthy Warden is almost never cut off. Past its capacity,
 answers queue and wait seconds, not milliseconds: waiting longer would hold your customer
 without getting a decision. Raise it only if Warden runs far from your backend (add the
 round trip); lower it if your page has a tighter budget, and alert on \`onDegraded\`.

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { ZLabelView, ZNote } from "./labels.ts";
 import { RULE_KEYS } from "./rules.ts";
-import { SCREEN_TYPES, ZReason } from "./screening.ts";
+import { SCREEN_TYPES, ZReason, ZScreeningRow } from "./screening.ts";
 
 export const REVIEW_DECISIONS = ["approve", "deny"] as const;
 export const REVIEW_STATUSES = ["open", "approved", "denied"] as const;
@@ -119,18 +119,11 @@ export const ZReviewState = z.object({
   note: z.string().nullable(),
 });
 
-/** One screening with its review state and labels (GET /api/v1/screenings/{id}). */
-export const ZScreeningDetail = z.object({
-  id: z.string(),
-  created_at: z.string(),
-  type: z.enum(SCREEN_TYPES),
-  user_id: z.string().nullable(),
-  email: z.string().nullable(),
-  ip: z.string().nullable(),
-  decision: z.enum(["allow", "review", "block"]),
-  score: z.number(),
-  reasons: z.array(ZReason),
-  monitored: z.array(ZReason),
+/**
+ * One screening with its review state and labels (GET /api/v1/screenings/{id}): the history
+ * page's row, so the detail shows everything the list does.
+ */
+export const ZScreeningDetail = ZScreeningRow.extend({
   /** Null for a screening that was not a review. */
   review: ZReviewState.nullable(),
   labels: z.array(ZLabelView),

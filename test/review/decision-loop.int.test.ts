@@ -331,9 +331,13 @@ describe.each(DB_KINDS)("decision loop (%s)", (kind) => {
     const id = await review(backend, { user_id: "u-api" });
     const read = await backend.client.json<ScreeningDetail>(`/api/v1/screenings/${id}`);
     expect(read.status).toBe(200);
+    // The history's row, with its review and labels: the collector's address and the
+    // features that could not be computed too.
     expect(read.body).toMatchObject({
       id,
       decision: "review",
+      collect_ip: null,
+      unavailable: [],
       review: { status: "open", by: null },
       labels: [],
     });

@@ -3,8 +3,8 @@
  * its answer, review state and labels, or a charge with its review state, reasons and labels.
  */
 import type { ChargeReviewDetail, ScreeningDetail } from "../../../shared/schemas/review.ts";
-import type { ScreeningRow } from "../../../shared/schemas/screening.ts";
 import { AppError } from "../../lib/app-error.ts";
+import { screeningRowOf } from "../screening/screening-history.service.ts";
 import type { ReviewDeps } from "./review.types.ts";
 
 export function createReviewDetail({
@@ -21,16 +21,7 @@ export function createReviewDetail({
         subject_id: id,
       });
       return {
-        id: row.id,
-        created_at: row.createdAt.toISOString(),
-        type: row.type as ScreeningDetail["type"],
-        user_id: row.userId,
-        email: row.email,
-        ip: row.ip,
-        decision: row.decision as ScreeningDetail["decision"],
-        score: row.score,
-        reasons: row.reasons as ScreeningRow["reasons"],
-        monitored: row.monitored as ScreeningRow["monitored"],
+        ...screeningRowOf(row),
         review:
           row.decision === "review"
             ? {

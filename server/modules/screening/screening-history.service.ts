@@ -9,10 +9,29 @@ import type {
   ScreeningRow,
 } from "../../../shared/schemas/screening.ts";
 import { ZScreeningListInput } from "../../../shared/schemas/screening.ts";
+import type { Screening } from "../../db/generated/client.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { ScreeningRepository } from "./screening.repository.ts";
 
 const DAY_MS = 86_400_000;
+
+/** A stored screening as the console and the API show it (the history, a review's detail). */
+export function screeningRowOf(row: Screening): ScreeningRow {
+  return {
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    type: row.type as ScreeningRow["type"],
+    user_id: row.userId,
+    email: row.email,
+    ip: row.ip,
+    collect_ip: row.collectIp,
+    decision: row.decision as ScreeningRow["decision"],
+    score: row.score,
+    reasons: row.reasons as ScreeningRow["reasons"],
+    monitored: row.monitored as ScreeningRow["monitored"],
+    unavailable: (row.unavailable ?? []) as ScreeningRow["unavailable"],
+  };
+}
 
 function encodeCursor(row: { createdAt: Date; id: string }): string {
   return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
@@ -59,22 +78,7 @@ export function createScreeningHistoryService({
       const page = rows.slice(0, input.limit);
       const last = page.at(-1);
       return {
-        items: page.map(
-          (row): ScreeningRow => ({
-            id: row.id,
-            created_at: row.createdAt.toISOString(),
-            type: row.type as ScreeningRow["type"],
-            user_id: row.userId,
-            email: row.email,
-            ip: row.ip,
-            collect_ip: row.collectIp,
-            decision: row.decision as ScreeningRow["decision"],
-            score: row.score,
-            reasons: row.reasons as ScreeningRow["reasons"],
-            monitored: row.monitored as ScreeningRow["monitored"],
-            unavailable: (row.unavailable ?? []) as ScreeningRow["unavailable"],
-          }),
-        ),
+        items: page.map(screeningRowOf),
         nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null,
       };
     },

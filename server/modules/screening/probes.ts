@@ -153,6 +153,29 @@ export function probesFor(
   return probes;
 }
 
+/**
+ * Whether any probe, under any policy, can count a counting row of this kind stored for an
+ * event of this type: a row nothing can count is not stored (decision 018). probesFor's probes
+ * by subnet and by disposable email ask for signups only, by promo code for promo redemptions
+ * only, and by user only count distinct cards, so a user row without a card counts nowhere;
+ * every other kind has a probe over every type. Not the policy's: rows outlive a policy (up to
+ * 400 days), so this is what any policy could ask. probes.test.ts checks it against probesFor
+ * for every rule, type and identity.
+ */
+export function countable(kind: IdentityKind, type: string, card: boolean): boolean {
+  switch (kind) {
+    case "subnet":
+    case "disposable":
+      return type === "signup";
+    case "promo":
+      return type === "promo_redemption";
+    case "user":
+      return card;
+    default:
+      return true;
+  }
+}
+
 /** The engine's Counts from the answers to `probes` (a probe not asked counts 0). */
 export function countsOf(probes: readonly Probe[], answers: readonly number[]): Counts {
   const counts = emptyCounts();

@@ -11,8 +11,8 @@ import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 import { escapeLike } from "../../db/like.ts";
 import type { SqlRunner } from "../../db/sql-runner.ts";
 import type { StripeHistory } from "../../engine/types.ts";
-import type { Identities } from "./identities.ts";
-import type { Probe } from "./probes.ts";
+import type { Identities, IdentityKind } from "./identities.ts";
+import { countable, type Probe } from "./probes.ts";
 import {
   COUNT,
   type CountItem,
@@ -148,8 +148,19 @@ function insertItem(id: string, s: StoredScreening): InsertItem {
     card: s.identities.values.card ?? null,
     promo: s.identities.values.promo ?? null,
     blocked: s.blocked,
-    ids: Object.entries(s.identities.values) as [string, string][],
+    ids: countingRows(s),
   };
+}
+
+/** A screening's counting rows, [kind, keyed digest]: those some probe can count. */
+function countingRows(s: StoredScreening): [IdentityKind, string][] {
+  const values = s.identities.values;
+  const card = values.card !== undefined;
+  const rows: [IdentityKind, string][] = [];
+  for (const [kind, value] of Object.entries(values) as [IdentityKind, string][]) {
+    if (countable(kind, s.type, card)) rows.push([kind, value]);
+  }
+  return rows;
 }
 
 /** How long an account known to hold legacy rows goes before it is asked again. */

@@ -122,7 +122,7 @@ export type InsertItem = {
   card: string | null;
   promo: string | null;
   blocked: boolean;
-  /** [kind, keyed digest] per identity. */
+  /** [kind, keyed digest] per identity some probe can count (probes.ts, countable). */
   ids: readonly (readonly [string, string])[];
 };
 

@@ -8,7 +8,13 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/database.ts";
 import { createEncryptor, loadOrCreateKeyFile } from "./lib/encryption.ts";
-import { chooseLogFormat, loggerOptions, newRequestId, OneLinePerRequest } from "./lib/logger.ts";
+import {
+  chooseLogFormat,
+  loggerOptions,
+  newRequestId,
+  OneLinePerRequest,
+  requestLogger,
+} from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
 import { createStripeClientFactory } from "./lib/stripe-client.ts";
 import { createServices, type Services } from "./services.ts";
@@ -66,6 +72,7 @@ export async function buildApp(
       stream: options.logStream,
     }),
     genReqId: newRequestId,
+    childLoggerFactory: requestLogger,
     logController: new OneLinePerRequest(),
     // A hop count, as Fastify's docs describe it: trust the n proxies nearest to us.
     trustProxy:

@@ -7,11 +7,13 @@
  */
 import { randomBytes } from "node:crypto";
 import {
+  type FastifyBaseLogger,
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
   LogController,
 } from "fastify";
+import { symbols } from "pino";
 import { currentRequest } from "./request-context.ts";
 
 export type LogFormat = "pretty" | "json";
@@ -71,6 +73,31 @@ export function newRequestId(): string {
   }
   idOffset += 8;
   return idBytes.toString("hex", idOffset - 8, idOffset);
+}
+
+/**
+ * Fastify's `childLoggerFactory`: a request's own logger, whose lines carry its id, as
+ * Fastify's default makes it but without passing the id through the redaction. pino runs every
+ * binding of a new child through the wildcard paths of REDACT (`*.password`, ...), which
+ * parses each path again on every call: 3.4 µs a request, and a tenth of the bytes a screening
+ * allocates (docs/scaling.md); this way 0.4 µs. The id is ours (newRequestId: hex) and no redacted
+ * field, so it is appended to the child's bindings as pino would write it (`pino.symbols` is
+ * pino's documented way in). A route's own level or serializers, or any other binding, take
+ * pino's way.
+ */
+export function requestLogger(
+  logger: FastifyBaseLogger,
+  bindings: Record<string, unknown>,
+  options: { level?: string; serializers?: unknown },
+): FastifyBaseLogger {
+  const keys = Object.keys(bindings);
+  const id = bindings.reqId;
+  if (options.level || options.serializers || keys.length !== 1 || typeof id !== "string") {
+    return logger.child(bindings, options as object);
+  }
+  const child = logger.child({}) as FastifyBaseLogger & Record<symbol, string>;
+  child[symbols.chindingsSym] += `,"reqId":${JSON.stringify(id)}`;
+  return child;
 }
 
 /** One line per request, written when it is answered: method, path, status and time. */

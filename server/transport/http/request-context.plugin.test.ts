@@ -8,7 +8,7 @@
 import { Writable } from "node:stream";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loggerOptions } from "../../lib/logger.ts";
+import { loggerOptions, requestLogger } from "../../lib/logger.ts";
 import { requestContextPlugin } from "./request-context.plugin.ts";
 
 type Line = { msg: string; reqId?: string };
@@ -30,15 +30,26 @@ describe("request context", () => {
         done();
       },
     });
-    app = Fastify({ logger: await loggerOptions({ level: "info", format: "json", stream }) });
+    // The app's logger and request loggers (app.ts).
+    app = Fastify({
+      logger: await loggerOptions({ level: "info", format: "json", stream }),
+      childLoggerFactory: requestLogger,
+    });
     await app.register(requestContextPlugin);
     app.addHook("onRequest", async () => app.log.info("hook"));
     app.post("/echo", async (request) => {
       app.log.info("handler");
       request.log.info("own logger");
       request.log.child({ part: "x" }).info("own child");
+      request.log.info({ password: "hunter2", body: { email: "bob@example.com" } }, "own secret");
       setTimeout(() => app.log.info("later"), 5);
       return request.body;
+    });
+    app.get("/quiet", { logLevel: "warn" }, async (request, reply) => {
+      request.log.info("quiet info");
+      request.log.warn("quiet warn");
+      reply.header("x-id", request.id);
+      return {};
     });
     await app.listen({ port: 0, host: "127.0.0.1" });
   });
@@ -70,6 +81,23 @@ describe("request context", () => {
   it("writes the id once on the request's own lines", () => {
     const raw = out.split("\n").find((line) => line.includes('"own logger"')) ?? "";
     expect(raw.match(/"reqId"/g)).toHaveLength(1);
+  });
+
+  it("still censors what the request's own logger writes", () => {
+    const raw = out.split("\n").find((line) => line.includes('"own secret"')) ?? "";
+    expect(JSON.parse(raw)).toMatchObject({
+      password: "[redacted]",
+      body: { email: "b***@example.com" },
+    });
+    expect(raw).not.toMatch(/hunter2|bob@/);
+  });
+
+  it("gives a route with a log level of its own a request logger at that level", async () => {
+    const { port } = app.server.address() as { port: number };
+    const response = await fetch(`http://127.0.0.1:${port}/quiet`);
+    expect(response.status).toBe(200);
+    expect(find("quiet info")).toHaveLength(0);
+    expect(find("quiet warn").map((line) => line.reqId)).toEqual([response.headers.get("x-id")]);
   });
 
   it("leaves lines outside any request without one", () => {

@@ -1,46 +1,24 @@
 /**
  * Where a decision webhook may go: only to public addresses, unless the operator allows
  * private ones (WEBHOOKS_ALLOW_PRIVATE, for self-hosted setups). Checked when an endpoint is
- * saved and again on every connection, through the lookup the request itself uses, so a name
- * that resolves somewhere else later (DNS rebinding) is refused too.
+ * saved and again at every send: an IP literal by the sender itself (Node skips the lookup for
+ * one, and an endpoint saved while private targets were allowed outlives that setting), a name
+ * through the lookup the request itself uses, so one that resolves somewhere else later (DNS
+ * rebinding) is refused too.
  */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
+import { isNonPublicAddress } from "../../lib/non-public-address.ts";
 
-const PRIVATE = new BlockList();
-for (const [net, bits] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  PRIVATE.addSubnet(net, bits, "ipv4");
-}
-for (const [net, bits] of [
-  ["::", 127],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-  ["64:ff9b::", 96],
-] as const) {
-  PRIVATE.addSubnet(net, bits, "ipv6");
-}
+/** Refused, in the words the console shows under the URL field. */
+const PRIVATE_TARGET =
+  "must not be a private, loopback or link-local address (set WEBHOOKS_ALLOW_PRIVATE=true to allow it on a self-hosted network)";
 
-/** Loopback, private, link-local, shared, multicast or reserved: not the public internet. */
-export function isPrivateAddress(ip: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
-  const address = mapped ?? ip;
-  const version = isIP(address);
-  if (!version) return true;
-  return PRIVATE.check(address, version === 6 ? "ipv6" : "ipv4");
-}
+/**
+ * Not the public internet (server/lib/non-public-address.ts, the list screening uses too),
+ * including IPv6 forms that embed a private IPv4 address (::ffff:7f00:1, 2002:7f00:1::1).
+ */
+export const isPrivateAddress = isNonPublicAddress;
 
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
@@ -82,7 +60,8 @@ export async function endpointProblem(raw: string, allowPrivate: boolean): Promi
   if (url.username || url.password) return "must not carry a user name or password";
   if (allowPrivate) return null;
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (host === "localhost" || host.endsWith(".localhost")) return "must not be a private address";
+  const name = host.replace(/\.$/, "");
+  if (name === "localhost" || name.endsWith(".localhost")) return PRIVATE_TARGET;
   const addresses = isIP(host)
     ? [host]
     : await new Promise<string[]>((resolve) =>
@@ -91,7 +70,5 @@ export async function endpointProblem(raw: string, allowPrivate: boolean): Promi
         ),
       );
   if (addresses.length === 0) return `${host} does not resolve`;
-  return addresses.some(isPrivateAddress)
-    ? "must not be a private, loopback or link-local address"
-    : null;
+  return addresses.some(isPrivateAddress) ? PRIVATE_TARGET : null;
 }

@@ -9,9 +9,9 @@
 
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { BlockList } from "node:net";
 import { Reader, type Response } from "mmdb-lib";
 import { memo } from "../../../lib/memo.ts";
+import { embeddedIPv4, isNonPublicAddress } from "../../../lib/non-public-address.ts";
 import { isHostingAsn } from "./hosting-asns.ts";
 import { formatIPv4, formatIPv6, type ParsedIp, parseIp } from "./ip-parse.ts";
 import { type AsnTable, loadAsnTable } from "./ip-range-table.ts";
@@ -27,33 +27,6 @@ export type IpLookup = {
 type Data = { country: Reader<Response>; asnV4: AsnTable; asnV6: AsnTable };
 
 const NOTHING: IpLookup = { country: null, asn: null, org: null, hosting: false };
-
-// Not routable on the internet, so no data set can place them (RFC 6890 and friends). Two
-// lists, because a BlockList also matches IPv4 addresses against its IPv6 rules (as ::ffff:…).
-const NOT_PUBLIC_V4 = new BlockList();
-const NOT_PUBLIC_V6 = new BlockList();
-for (const [network, bits] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 3],
-] as const) {
-  NOT_PUBLIC_V4.addSubnet(network, bits, "ipv4");
-}
-// Only 2000::/3 is global unicast; 2001:db8::/32 is for documentation.
-NOT_PUBLIC_V6.addSubnet("::", 3, "ipv6");
-NOT_PUBLIC_V6.addSubnet("4000::", 2, "ipv6");
-NOT_PUBLIC_V6.addSubnet("8000::", 1, "ipv6");
-NOT_PUBLIC_V6.addSubnet("2001:db8::", 32, "ipv6");
 
 let data: Data | undefined;
 
@@ -88,8 +61,11 @@ function lookupUncached(ip: string): IpLookup {
   const parsed = parseIp(ip);
   if (parsed === null) return NOTHING;
   const text = parsed.version === 4 ? formatIPv4(parsed.value) : formatIPv6(parsed.groups);
-  const notPublic = parsed.version === 4 ? NOT_PUBLIC_V4 : NOT_PUBLIC_V6;
-  if (notPublic.check(text, parsed.version === 4 ? "ipv4" : "ipv6")) return NOTHING;
+  // Not routable on the internet (the list the webhooks' guard uses too): no data set places it.
+  if (isNonPublicAddress(text)) return NOTHING;
+  // 6to4, NAT64 and ::a.b.c.d reach the IPv4 host they embed: place that host.
+  const embedded = embeddedIPv4(text);
+  if (embedded) return lookupIp(embedded);
   data ??= load();
   // mmdb-lib types records as MaxMind's; this file's records are { country_code: "US" }.
   const record = data.country.get(text) as { country_code?: string } | null;

@@ -4,6 +4,7 @@
  * none of them unless the operator allows private targets. Pure: no lookup, no I/O.
  */
 import { isIP } from "node:net";
+import { ipv4Number, ipv6Number } from "../../shared/ip-number.ts";
 
 type Range = { cidr: string; label: string; width: 32 | 128; bits: number; base: bigint };
 
@@ -69,7 +70,7 @@ const GLOBAL_UNICAST = range(128, "2000::/3", "global unicast");
 export function nonPublicReason(ip: string): string | null {
   const text = withoutZone(ip);
   const version = isIP(text);
-  if (version === 4) return v4Reason(v4Value(text));
+  if (version === 4) return v4Reason(ipv4Number(text));
   if (version !== 6) return "not an IP address";
   const value = v6Value(text);
   const special = V6_RANGES.find((r) => contains(r, value));
@@ -123,7 +124,7 @@ function describe(r: Range): string {
 
 function range(width: 32 | 128, cidr: string, label: string): Range {
   const [network = "", bits = ""] = cidr.split("/");
-  const base = width === 32 ? v4Value(network) : v6Value(network);
+  const base = width === 32 ? ipv4Number(network) : v6Value(network);
   return { cidr, label, width, bits: Number(bits), base };
 }
 
@@ -135,25 +136,9 @@ function low32(value: bigint): bigint {
   return value & 0xffffffffn;
 }
 
-function v4Value(text: string): bigint {
-  return text.split(".").reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
-}
-
-/** Eight 16-bit groups (a trailing dotted quad fills the last two) as one 128-bit number. */
+// Only called on what isIP accepted as IPv6, so the parse cannot fail.
 function v6Value(text: string): bigint {
-  const groups = (part: string): bigint[] =>
-    part === ""
-      ? []
-      : part.split(":").flatMap((piece) => {
-          if (!piece.includes(".")) return [BigInt(Number.parseInt(piece, 16))];
-          const v4 = v4Value(piece);
-          return [v4 >> 16n, v4 & 0xffffn];
-        });
-  const [head = "", tail] = text.split("::");
-  const left = groups(head);
-  const right = tail === undefined ? [] : groups(tail);
-  const zeros = new Array<bigint>(8 - left.length - right.length).fill(0n);
-  return [...left, ...zeros, ...right].reduce((acc, group) => (acc << 16n) | group, 0n);
+  return ipv6Number(text) ?? 0n;
 }
 
 function formatV4(value: bigint): string {

@@ -136,6 +136,7 @@ export async function buildApp(
     },
     collectPerIpPerMinute: config.collectRateLimit,
     webhooksAllowPrivate: config.webhooksAllowPrivate,
+    webhookEndpointsPerAccount: config.webhookEndpointsPerAccount,
     webhookDeliveryRetentionDays: config.webhookDeliveryRetentionDays,
     collectTokensPerKey: config.collectTokensPerKey,
     log: app.log,

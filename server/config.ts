@@ -110,6 +110,13 @@ const ZEnv = z.object({
     .int("must be a whole number")
     .min(1, "must be at least 1")
     .default(20_000),
+  /** The most decision webhook endpoints one account may add. */
+  WEBHOOK_ENDPOINTS_PER_ACCOUNT: z.coerce
+    .number({ message: "must be a number of endpoints" })
+    .int("must be a whole number")
+    .min(1, "must be from 1 to 1000")
+    .max(1000, "must be from 1 to 1000")
+    .default(20),
   /** Lets decision webhooks reach private, loopback and link-local addresses (self-hosting). */
   WEBHOOKS_ALLOW_PRIVATE: z
     .enum(["true", "false", "1", "0", ""], { message: "must be true or false" })
@@ -159,6 +166,8 @@ export type Config = {
   collectTokensPerKey: number;
   /** Decision webhooks may go to private addresses (WEBHOOKS_ALLOW_PRIVATE). */
   webhooksAllowPrivate: boolean;
+  /** Decision webhook endpoints an account may add (WEBHOOK_ENDPOINTS_PER_ACCOUNT). */
+  webhookEndpointsPerAccount: number;
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
   /** LOG_FORMAT: readable lines or JSON; unset, pretty on a terminal and JSON otherwise. */
   logFormat?: "pretty" | "json";
@@ -204,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     collectRateLimit: e.COLLECT_RATE_LIMIT,
     collectTokensPerKey: e.COLLECT_TOKENS_PER_KEY,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
+    webhookEndpointsPerAccount: e.WEBHOOK_ENDPOINTS_PER_ACCOUNT,
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

@@ -23,7 +23,7 @@ export function createServices(deps: ServiceDeps) {
   const { prisma, now } = deps;
   const policy = wirePolicy(deps);
   const accounts = wireAccounts(deps);
-  const decisions = wireDecisions(deps, policy);
+  const decisions = wireDecisions(deps, { ...policy, mail: accounts.outbox });
   const actionsRepo = createStripeActionsRepository(prisma);
   const metrics = createMetrics({
     actionsByStatus: () => actionsRepo.countByStatus(),

@@ -88,6 +88,8 @@ const INPUTS: Record<string, unknown> = {
   "webhooks.endpoints": undefined,
   "webhooks.createEndpoint": { url: "https://8.8.8.8/b-hook", events: ["label.created"] },
   "webhooks.removeEndpoint": { id: "set in beforeAll" },
+  "webhooks.enableEndpoint": { id: "set in beforeAll" },
+  "webhooks.endpointLimit": undefined,
   "webhooks.deliveries": undefined,
   "webhooks.resend": { id: "set in beforeAll" },
 };
@@ -197,6 +199,7 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
     }
     INPUTS["allowList.remove"] = { id: allowed.data.id };
     INPUTS["webhooks.removeEndpoint"] = { id: endpoint.id };
+    INPUTS["webhooks.enableEndpoint"] = { id: endpoint.id };
     INPUTS["webhooks.resend"] = { id: delivery.id };
     await t.app.services.stripeActions.runDue();
     await t.app.services.outbox.flush();

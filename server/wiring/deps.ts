@@ -32,6 +32,8 @@ export type ServiceDeps = {
   collectPerIpPerMinute?: number;
   /** Decision webhooks may go to private addresses (self-hosted setups). */
   webhooksAllowPrivate?: boolean;
+  /** Decision webhook endpoints an account may add (default 20). */
+  webhookEndpointsPerAccount?: number;
   /** Days a delivered or failed decision webhook delivery is kept (default 30). */
   webhookDeliveryRetentionDays?: number;
   /** Signal tokens kept per publishable key (default TOKENS_PER_KEY). */

@@ -1,5 +1,6 @@
 /** Decision webhooks: endpoints a merchant registers in Settings, and their delivery log. */
 import { z } from "zod";
+import { storableString, uuidString } from "./storable.ts";
 
 export const WEBHOOK_EVENTS = [
   "screening.blocked",
@@ -12,8 +13,7 @@ export const WEBHOOK_EVENTS = [
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 export const ZWebhookEndpointInput = z.strictObject({
-  url: z
-    .string({ message: "must be a string" })
+  url: storableString()
     .trim()
     .min(1, "must not be empty")
     .max(2048, "must be at most 2048 characters")
@@ -25,13 +25,25 @@ export const ZWebhookEndpointInput = z.strictObject({
 });
 export type WebhookEndpointInput = z.input<typeof ZWebhookEndpointInput>;
 
+/** Which endpoint to remove, or which delivery to re-send. */
+export const ZWebhookRef = z.strictObject({ id: uuidString() });
+
 export const ZWebhookEndpointView = z.object({
   id: z.string(),
   url: z.string(),
   events: z.array(z.enum(WEBHOOK_EVENTS)),
   created_at: z.string(),
+  /** Since when every delivery has failed (null: the last one succeeded). */
+  failing_since: z.string().nullable(),
+  /** Disabled after failing for days: no new deliveries until re-enabled. */
+  disabled_at: z.string().nullable(),
+  /** The last failure when it was disabled. */
+  disabled_reason: z.string().nullable(),
 });
 export type WebhookEndpointView = z.infer<typeof ZWebhookEndpointView>;
+
+/** How many endpoints an account may have (WEBHOOK_ENDPOINTS_PER_ACCOUNT). */
+export const ZWebhookEndpointLimit = z.object({ max: z.number().int() });
 
 /** The answer to a create: the only time the signing secret is shown. */
 export const ZWebhookEndpointCreated = ZWebhookEndpointView.extend({ secret: z.string() });

@@ -4,6 +4,12 @@
  * pattern the account emails use), so no request waits for a merchant's server; the worker
  * signs and posts each one, retrying with the outbox's backoff across restarts, and keeps
  * every attempt for the console. At-least-once: receivers de-duplicate by the event id.
+ *
+ * Tenant-fair: attempts run concurrently, each under the sender's hard deadline, at most a
+ * few per endpoint and per account at once (claimDue counts what is in flight on every
+ * instance), and a slot that frees up is filled at once, so one account's slow or dead
+ * endpoints cannot hold back another's events. An endpoint failing for DISABLE_AFTER_MS with
+ * no success is disabled (no new deliveries) and the account's owner is told by email.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -18,17 +24,26 @@ import type { ChangeFeed } from "../../db/change-feed.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { createBackgroundWorker } from "../../lib/background-worker.ts";
 import type { Encryptor } from "../../lib/encryption.ts";
+import type { Mailer } from "../../lib/mailer.ts";
 import { retryDelayMs } from "../outbox/outbox.service.ts";
 import { endpointProblem } from "./ssrf.ts";
 import { createSubscriptions } from "./subscriptions.ts";
 import type { WebhookSender } from "./webhook-sender.ts";
-import type { Attempt, WebhooksRepository } from "./webhooks.repository.ts";
+import type {
+  Attempt,
+  ClaimLimits,
+  DueDelivery,
+  WebhooksRepository,
+} from "./webhooks.repository.ts";
 import type { EventOutbox } from "./webhooks.types.ts";
 
-const BATCH = 20;
 const LEASE_MS = 60_000;
 const POLL_MS = 5_000;
 const MAX_ATTEMPTS = 8;
+/** Attempts in flight at once: per instance, and anywhere per endpoint and per account. */
+export const DELIVERY_LIMITS = { limit: 64, perEndpoint: 4, perAccount: 8 } satisfies ClaimLimits;
+/** Failing this long with no success disables an endpoint. */
+export const DISABLE_AFTER_MS = 3 * 86_400_000;
 
 type Deps = {
   repo: WebhooksRepository;
@@ -36,10 +51,17 @@ type Deps = {
   changes: ChangeFeed;
   encryptor: Encryptor;
   send: WebhookSender;
+  /** The account emails' outbox: tells the owner that an endpoint was disabled. */
+  mail: Mailer;
+  /** Where the console is, for the email's link. */
+  publicUrl: string;
   allowPrivate: boolean;
+  /** Endpoints an account may add (WEBHOOK_ENDPOINTS_PER_ACCOUNT). */
+  maxEndpoints: number;
   now: () => Date;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   pollMs?: number;
+  limits?: ClaimLimits;
 };
 
 const sealFor = (accountId: string) => `webhook-secret:${accountId}`;
@@ -49,61 +71,110 @@ export function createWebhooksService({
   changes,
   encryptor,
   send,
+  mail,
+  publicUrl,
   allowPrivate,
+  maxEndpoints,
   now,
   log,
   pollMs = POLL_MS,
+  limits = DELIVERY_LIMITS,
 }: Deps) {
   const subscriptions = createSubscriptions(repo.subscribedTypes, changes, now);
-  async function deliverOne(delivery: Awaited<ReturnType<WebhooksRepository["claimDue"]>>[number]) {
+  /** Attempts under way in this process, by delivery id. */
+  const inFlight = new Map<string, Promise<void>>();
+  let stopping = new AbortController();
+
+  async function deliverOne(delivery: DueDelivery, signal: AbortSignal) {
     const endpoint = await repo.endpointSecret(delivery.endpointId);
     if (!endpoint) return;
+    if (endpoint.disabledAt) {
+      await repo.failPendingOf(delivery.endpointId);
+      return;
+    }
     const secret = encryptor.open(endpoint.secretCipher, sealFor(delivery.accountId));
     const started = performance.now();
     const at = now();
-    const result = await send(endpoint.url, delivery.body, {
-      "warden-signature": await signatureHeader(
-        secret,
-        Math.floor(at.getTime() / 1000),
-        delivery.body,
-      ),
-      "warden-event-id": delivery.eventId,
-      "warden-event-type": delivery.eventType,
-    });
+    const result = await send(
+      endpoint.url,
+      delivery.body,
+      {
+        "warden-signature": await signatureHeader(
+          secret,
+          Math.floor(at.getTime() / 1000),
+          delivery.body,
+        ),
+        "warden-event-id": delivery.eventId,
+        "warden-event-type": delivery.eventType,
+      },
+      signal,
+    );
+    // Stopped mid-send: not the receiver's failure; due again at once, here or elsewhere.
+    if (signal.aborted && result.error !== null) return repo.release(delivery.id);
     const attempts = delivery.attempts + 1;
     const entry: Attempt = {
       at: at.toISOString(),
       ...result,
       ms: Math.round(performance.now() - started),
     };
-    const log = [...(delivery.attemptLog ?? []), entry].slice(-20);
+    const attemptLog = [...(delivery.attemptLog ?? []), entry].slice(-20);
     const delivered = result.error === null;
     const gaveUp = !delivered && attempts >= MAX_ATTEMPTS;
     await repo.record(delivery.id, {
       status: delivered ? "delivered" : gaveUp ? "failed" : "pending",
       attempts,
-      log,
+      log: attemptLog,
       nextAttemptAt: new Date(now().getTime() + retryDelayMs(attempts)),
       deliveredAt: delivered ? now() : null,
     });
+    if (delivered) await repo.endpointSucceeded(delivery.endpointId);
+    else await failed(delivery, at, result.error ?? "");
   }
 
-  async function deliver(): Promise<void> {
+  /** Counts the failure; past DISABLE_AFTER_MS of failing, disables and tells the owner. */
+  async function failed(delivery: DueDelivery, at: Date, error: string) {
+    const since = await repo.endpointFailed(delivery.endpointId, at);
+    // Disabled meanwhile (by an attempt that ended first): this one is given up on too.
+    if (!since) return void (await repo.failPendingOf(delivery.endpointId));
+    if (at.getTime() - since.getTime() < DISABLE_AFTER_MS) return;
+    const disabled = await repo.disableEndpoint(delivery.endpointId, now(), error, since);
+    if (!disabled) return;
+    subscriptions.changed(delivery.accountId);
+    log.warn(
+      { accountId: delivery.accountId, endpointId: delivery.endpointId, since },
+      "webhook endpoint disabled after failing for days",
+    );
+    const to = await repo.ownerEmail(delivery.accountId);
+    if (to) await mail.send(disabledEmail(to, disabled.url, since, error, publicUrl));
+  }
+
+  function begin(delivery: DueDelivery) {
+    const running = deliverOne(delivery, stopping.signal)
+      .catch((error) => log.warn({ err: error, id: delivery.id }, "webhook delivery failed"))
+      .finally(() => {
+        inFlight.delete(delivery.id);
+        // A slot is free: claim the next due delivery now, not when a batch is done.
+        worker.kick();
+      });
+    inFlight.set(delivery.id, running);
+  }
+
+  /** Fills the free slots with due deliveries; returns once they are started, not sent. */
+  async function claim(): Promise<void> {
     for (;;) {
+      const free = limits.limit - inFlight.size;
+      if (free <= 0) return;
       const at = now();
-      const due = await repo.claimDue(at, new Date(at.getTime() + LEASE_MS), BATCH);
-      if (due.length === 0) return;
-      await Promise.all(
-        due.map((delivery) =>
-          deliverOne(delivery).catch((error) =>
-            log.warn({ err: error, id: delivery.id }, "webhook delivery failed"),
-          ),
-        ),
-      );
+      const due = await repo.claimDue(at, new Date(at.getTime() + LEASE_MS), {
+        ...limits,
+        limit: free,
+      });
+      for (const delivery of due) begin(delivery);
+      if (due.length < free) return;
     }
   }
 
-  const worker = createBackgroundWorker(deliver, {
+  const worker = createBackgroundWorker(claim, {
     pollMs,
     onError: (error) => log.error({ err: error }, "delivering webhooks failed"),
   });
@@ -118,19 +189,38 @@ export function createWebhooksService({
         });
       }
       const secret = `whsec_${randomBytes(24).toString("base64url")}`;
-      const row = await repo.createEndpoint({
-        accountId,
-        url: input.url,
-        events: input.events,
-        secretCipher: encryptor.seal(secret, sealFor(accountId)),
-        createdAt: now(),
-      });
+      const row = await repo.createEndpoint(
+        {
+          accountId,
+          url: input.url,
+          events: input.events,
+          secretCipher: encryptor.seal(secret, sealFor(accountId)),
+          createdAt: now(),
+        },
+        maxEndpoints,
+      );
+      if (!row) {
+        throw new AppError(
+          "BAD_REQUEST",
+          `An account can have at most ${maxEndpoints} webhook endpoints: remove one to add another.`,
+        );
+      }
       subscriptions.changed(accountId);
       return { ...endpointView(row), secret };
     },
 
     async listEndpoints(accountId: string): Promise<WebhookEndpointView[]> {
       return (await repo.listEndpoints(accountId)).map(endpointView);
+    },
+
+    /** How many endpoints an account may have, for the console. */
+    endpointLimit: () => ({ max: maxEndpoints }),
+
+    /** A disabled endpoint gets deliveries again (its given-up ones can be re-sent). */
+    async enableEndpoint(accountId: string, id: string) {
+      if (!(await repo.enableEndpoint(accountId, id)))
+        throw new AppError("NOT_FOUND", "No such webhook endpoint in this account.");
+      subscriptions.changed(accountId);
     },
 
     async removeEndpoint(accountId: string, id: string) {
@@ -192,10 +282,32 @@ export function createWebhooksService({
     /** Deletes delivered and failed deliveries stored before `before` (housekeeping). */
     purgeSettled: (before: Date) => repo.purgeSettled(before),
 
-    /** Sends everything due now; resolves when done (tests, shutdown). */
-    flush: worker.runSoon,
-    start: worker.start,
-    stop: worker.stop,
+    /** Sends everything due now; resolves when every attempt started is over (tests). */
+    async flush(): Promise<void> {
+      await worker.runSoon();
+      while (inFlight.size > 0) {
+        await Promise.all(inFlight.values());
+        await worker.runSoon();
+      }
+    },
+    start(): void {
+      stopping = new AbortController();
+      worker.start();
+    },
+    /** Stops claiming and cuts the attempts under way; their deliveries are due again. */
+    async stop(): Promise<void> {
+      await worker.stop();
+      stopping.abort();
+      await Promise.all(inFlight.values());
+    },
+  };
+}
+
+function disabledEmail(to: string, url: string, since: Date, error: string, publicUrl: string) {
+  return {
+    to,
+    subject: "Warden disabled one of your webhook endpoints",
+    text: `Every delivery to your decision webhook endpoint\n${url}\nhas failed since ${since.toUTCString()} (the last: ${error}), so Warden disabled it: it gets no new events.\n\nOnce it answers again, re-enable it in Settings, Decision webhooks: ${publicUrl}/homepage/settings\nDeliveries given up on meanwhile can be re-sent from the delivery log there.\n`,
   };
 }
 
@@ -204,12 +316,18 @@ function endpointView(row: {
   url: string;
   events: string[];
   createdAt: Date;
+  failingSince: Date | null;
+  disabledAt: Date | null;
+  disabledReason: string | null;
 }): WebhookEndpointView {
   return {
     id: row.id,
     url: row.url,
     events: row.events as WebhookEventType[],
     created_at: row.createdAt.toISOString(),
+    failing_since: row.failingSince?.toISOString() ?? null,
+    disabled_at: row.disabledAt?.toISOString() ?? null,
+    disabled_reason: row.disabledReason,
   };
 }
 

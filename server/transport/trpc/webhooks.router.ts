@@ -3,11 +3,11 @@ import {
   ZWebhookDeliveryView,
   ZWebhookEndpointCreated,
   ZWebhookEndpointInput,
+  ZWebhookEndpointLimit,
   ZWebhookEndpointView,
+  ZWebhookRef,
 } from "../../../shared/schemas/webhooks.ts";
 import { protectedProcedure, router } from "./init.ts";
-
-const ZId = z.strictObject({ id: z.string().max(100) });
 
 /** Settings → Decision webhooks: endpoints, the delivery log, and re-send. */
 export const webhooksRouter = router({
@@ -20,8 +20,18 @@ export const webhooksRouter = router({
     .output(ZWebhookEndpointCreated)
     .mutation(({ ctx, input }) => ctx.services.webhooks.createEndpoint(ctx.user.accountId, input)),
 
+  endpointLimit: protectedProcedure
+    .output(ZWebhookEndpointLimit)
+    .query(({ ctx }) => ctx.services.webhooks.endpointLimit()),
+
+  enableEndpoint: protectedProcedure
+    .input(ZWebhookRef)
+    .mutation(({ ctx, input }) =>
+      ctx.services.webhooks.enableEndpoint(ctx.user.accountId, input.id),
+    ),
+
   removeEndpoint: protectedProcedure
-    .input(ZId)
+    .input(ZWebhookRef)
     .mutation(({ ctx, input }) =>
       ctx.services.webhooks.removeEndpoint(ctx.user.accountId, input.id),
     ),
@@ -31,6 +41,6 @@ export const webhooksRouter = router({
     .query(({ ctx }) => ctx.services.webhooks.deliveries(ctx.user.accountId)),
 
   resend: protectedProcedure
-    .input(ZId)
+    .input(ZWebhookRef)
     .mutation(({ ctx, input }) => ctx.services.webhooks.resend(ctx.user.accountId, input.id)),
 });

@@ -1,10 +1,16 @@
 /**
  * Decision webhooks: endpoints that hear about blocks, reviews, settlements and labels (the
- * signing secret is shown once), and the delivery log with each attempt and a re-send.
+ * signing secret is shown once; every endpoint is listed, up to the account's cap; one
+ * disabled for failing says since when, with a way to re-enable it), and the delivery log
+ * with each attempt and a re-send.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { WEBHOOK_EVENTS, type WebhookEventType } from "../../../../shared/schemas/webhooks.ts";
+import {
+  WEBHOOK_EVENTS,
+  type WebhookEndpointView,
+  type WebhookEventType,
+} from "../../../../shared/schemas/webhooks.ts";
 import { LoadError } from "../../components/save-status.tsx";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 
@@ -12,6 +18,7 @@ export function WebhooksSection() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const endpoints = useQuery(trpc.webhooks.endpoints.queryOptions());
+  const limit = useQuery(trpc.webhooks.endpointLimit.queryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<WebhookEventType[]>([
@@ -30,7 +37,12 @@ export function WebhooksSection() {
     }),
   );
   const remove = useMutation(trpc.webhooks.removeEndpoint.mutationOptions({ onSuccess: refresh }));
+  const enable = useMutation(trpc.webhooks.enableEndpoint.mutationOptions({ onSuccess: refresh }));
   const errors = fieldErrors(create.error);
+  const count = endpoints.data?.length ?? 0;
+  const max = limit.data?.max;
+  // An account past the cap (it had more before there was one) keeps them, but adds none.
+  const full = max !== undefined && count >= max;
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -74,10 +86,17 @@ export function WebhooksSection() {
           ))}
         </fieldset>
         <div>
-          <button type="submit" disabled={create.isPending || url.trim() === ""}>
+          <button type="submit" disabled={create.isPending || full || url.trim() === ""}>
             Add endpoint
           </button>
         </div>
+        {max !== undefined && (
+          <p className="config-note" data-endpoint-count>
+            {full
+              ? `${count} of at most ${max} endpoints: remove one to add another.`
+              : `${count} of at most ${max} endpoints.`}
+          </p>
+        )}
         {create.isError && !errors.url && (
           <p className="message error" role="alert">
             {errorMessage(create.error)}
@@ -94,17 +113,29 @@ export function WebhooksSection() {
       ) : (
         <ul className="wh-endpoints" aria-label="Endpoints">
           {endpoints.data?.map((endpoint) => (
-            <li key={endpoint.id}>
+            <li key={endpoint.id} data-endpoint={endpoint.id}>
               <code>{endpoint.url}</code>
               <span className="config-note">{endpoint.events.join(", ")}</span>
-              <button
-                type="button"
-                className="secondary"
-                disabled={remove.isPending}
-                onClick={() => remove.mutate({ id: endpoint.id })}
-              >
-                Remove
-              </button>
+              <span className="wh-actions">
+                {endpoint.disabled_at && (
+                  <button
+                    type="button"
+                    disabled={enable.isPending}
+                    onClick={() => enable.mutate({ id: endpoint.id })}
+                  >
+                    Re-enable
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={remove.isPending}
+                  onClick={() => remove.mutate({ id: endpoint.id })}
+                >
+                  Remove
+                </button>
+              </span>
+              <EndpointHealth endpoint={endpoint} />
             </li>
           ))}
         </ul>
@@ -112,6 +143,32 @@ export function WebhooksSection() {
       <DeliveryLog />
     </section>
   );
+}
+
+/** Disabled after failing for days (no new deliveries), or failing now; nothing if healthy. */
+function EndpointHealth({ endpoint }: { endpoint: WebhookEndpointView }) {
+  const when = (iso: string) => new Date(iso).toLocaleString();
+  const since = endpoint.failing_since
+    ? ` after failing since ${when(endpoint.failing_since)}`
+    : "";
+  if (endpoint.disabled_at) {
+    return (
+      <p className="message error wh-health" role="status">
+        Disabled on {when(endpoint.disabled_at)}
+        {since}
+        {endpoint.disabled_reason ? ` (${endpoint.disabled_reason})` : ""}: it gets no new events
+        until re-enabled.
+      </p>
+    );
+  }
+  if (endpoint.failing_since) {
+    return (
+      <p className="config-note wh-health">
+        Failing since {when(endpoint.failing_since)}: disabled after 3 days with no success.
+      </p>
+    );
+  }
+  return null;
 }
 
 function DeliveryLog() {
@@ -152,7 +209,8 @@ function DeliveryLog() {
                   : d.attempts.map((a) => (
                       <div key={a.at}>
                         {a.status ?? "no answer"}
-                        {a.error && a.status === null ? ` (${a.error})` : ""} · {a.ms} ms
+                        {a.error && a.error !== `HTTP ${a.status}` ? ` (${a.error})` : ""} · {a.ms}{" "}
+                        ms
                       </div>
                     ))}
               </td>

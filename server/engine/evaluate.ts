@@ -4,7 +4,8 @@
  * answer. Block wins over review, review over allow. A rule that is off, does not judge this
  * kind of subject, or lacks its inputs, abstains; a rule in monitor mode is reported in
  * `monitored` and never changes the decision. An allow-list entry the subject carries turns
- * the answer into allow (allow-list.ts), unless the block list names the same value.
+ * the answer into allow (allow-list.ts), unless a live finding comes from the block lists
+ * (a blocked country or email provider): those win over every entry (decision 019).
  */
 import { allowedBy } from "./allow-list.ts";
 import { cardReuse } from "./rules/card-reuse.ts";
@@ -87,8 +88,8 @@ export function evaluate(subject: Subject, policy: Policy, features: Features): 
           100,
           reasons.reduce((sum, reason) => sum + WEIGHT[reason.action], 0),
         );
-  // An allow-list entry beats every rule; the block list's own entries are checked inside.
-  const allowed = reasons.length > 0 ? allowedBy(subject, policy, features) : null;
+  // An allow-list entry beats every rule but the block lists (checked inside).
+  const allowed = reasons.length > 0 ? allowedBy(subject, policy, features, reasons) : null;
   if (allowed) {
     return {
       decision: "allow",

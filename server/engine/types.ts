@@ -29,6 +29,11 @@ export type EventSubject = {
   ip: string | null;
   userAgent: string | null;
   deviceId: string | null;
+  /**
+   * The device id came from the browser (warden.js), not the merchant's backend: the end
+   * user can send any value, so an allow-list device entry never matches it (decision 019).
+   */
+  deviceFromBrowser?: boolean;
   timezone: string | null;
   origin: string | null;
   referrer: string | null;
@@ -81,8 +86,19 @@ export type AllowListEntry = {
   expiresAt: string | null;
 };
 
-/** The allow-list entry that decided an event, with the sentence the merchant sees. */
-export type Allowed = { kind: AllowKind; value: string; message: string };
+/**
+ * The allow-list entry that decided an event, with the sentence the merchant sees, and the
+ * live rules it overrode (they are in `monitored`, as would-have).
+ */
+export type Allowed = {
+  kind: AllowKind;
+  value: string;
+  addedBy: string;
+  /** ISO 8601. */
+  addedAt: string;
+  message: string;
+  rules: RuleKey[];
+};
 
 /** How often an identity was seen before this event, over the windows the policy names. */
 export type Counts = {

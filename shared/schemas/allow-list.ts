@@ -1,10 +1,14 @@
 /**
  * Allow lists: values a merchant trusts (an email, an email domain, a user id, an IP or CIDR
  * range, a device, a card fingerprint). An event that carries one is allowed whatever the
- * rules say, unless the block list names the same value. Entries can expire.
+ * rules say, but never over the block lists; a device entry matches only the backend's device
+ * id, and a range is at most a /16 (IPv6 /32): docs/decisions/019-allow-list-trust.md.
+ * Entries can expire.
  */
 import { z } from "zod";
+import { rangeTooWide } from "../ip-range.ts";
 import { ZNote } from "./labels.ts";
+import { storableString, uuidString } from "./storable.ts";
 
 export const ALLOW_KINDS = [
   "email",
@@ -54,8 +58,7 @@ const CHECKS: Record<AllowKind, [(value: string) => boolean, string]> = {
 export const ZAllowEntryInput = z
   .strictObject({
     kind: z.enum(ALLOW_KINDS, { message: `must be one of ${ALLOW_KINDS.join(", ")}` }),
-    value: z
-      .string({ message: "must be a string" })
+    value: storableString()
       .trim()
       .min(1, "must not be empty")
       .max(320, "must be at most 320 characters"),
@@ -73,8 +76,14 @@ export const ZAllowEntryInput = z
   .superRefine((entry, ctx) => {
     const [ok, message] = CHECKS[entry.kind];
     if (!ok(entry.value)) ctx.addIssue({ code: "custom", path: ["value"], message });
+    // One entry must never allow everyone (0.0.0.0/0, ::/0, ::ffff:0:0/96): shared/ip-range.ts.
+    const wide = ok(entry.value) && entry.kind === "ip_cidr" ? rangeTooWide(entry.value) : null;
+    if (wide) ctx.addIssue({ code: "custom", path: ["value"], message: wide });
   });
 export type AllowEntryInput = z.input<typeof ZAllowEntryInput>;
+
+/** Which entry to remove. */
+export const ZAllowEntryRef = z.strictObject({ id: uuidString() });
 
 export const ZAllowEntryView = z.object({
   id: z.string(),

@@ -90,6 +90,21 @@ export type ScreenReason = z.infer<typeof ZReason>;
 export const ZUnavailable = z.object({ feature: z.string(), reason: z.string() });
 export type Unavailable = z.infer<typeof ZUnavailable>;
 
+/**
+ * The allow-list entry that decided a screening (allow): which entry, who added it and when,
+ * the sentence the merchant sees, and the live rules it overrode (listed in `monitored`).
+ */
+export const ZAllowed = z.object({
+  kind: z.enum(ALLOW_KINDS),
+  value: z.string(),
+  added_by: z.string(),
+  /** ISO 8601. */
+  added_at: z.string(),
+  message: z.string(),
+  rules: z.array(z.enum(RULE_KEYS)),
+});
+export type AllowedView = z.infer<typeof ZAllowed>;
+
 export const ZScreenResult = z.object({
   id: z.string(),
   decision: z.enum(DECISIONS),
@@ -110,9 +125,7 @@ export const ZScreenResult = z.object({
    * Only when an allow-list entry decided: which one, and a sentence such as "allowed: user
    * id on allow list, added by … on …". What the rules found is then in `monitored`.
    */
-  allowed: z
-    .object({ kind: z.enum(ALLOW_KINDS), value: z.string(), message: z.string() })
-    .optional(),
+  allowed: ZAllowed.optional(),
 });
 export type ScreenResult = z.infer<typeof ZScreenResult>;
 
@@ -132,6 +145,8 @@ export const ZScreeningRow = z.object({
   monitored: z.array(ZReason),
   /** Features that could not be computed for it: the rules that needed them abstained. */
   unavailable: z.array(ZUnavailable),
+  /** The allow-list entry that decided it; null when none did. */
+  allowed: ZAllowed.nullable(),
 });
 export type ScreeningRow = z.infer<typeof ZScreeningRow>;
 

@@ -2,16 +2,18 @@
  * The backtest's judge: given the settings to try, it judges each stored screening (in time
  * order, counting from the replay's own counters, so velocity is as of the event's time and
  * follows the new decisions: a trial the new settings block did not start) and each stored
- * charge, with the same engine as the live paths. No I/O: the service feeds it rows.
+ * charge, with the same engine as the live paths, and the allow list as it stood at each
+ * one's time. No I/O: the service feeds it rows.
  */
 
 import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
 import type { ScreenEvent } from "../../../shared/schemas/screening.ts";
 import { evaluate } from "../../engine/evaluate.ts";
-import type { Decision, Features, Policy, Reason } from "../../engine/types.ts";
+import type { AllowListEntry, Decision, Features, Policy, Reason } from "../../engine/types.ts";
 import type { IdentityKind } from "../screening/identities.ts";
 import { countsOf } from "../screening/probes.ts";
 import { screeningInputs } from "../screening/screening-inputs.ts";
+import type { AllowListTimeline } from "./allow-list-timeline.ts";
 import type { CounterRow, ReplayCounters } from "./replay-counters.ts";
 import type { StripeHistoryIndex } from "./stripe-history.ts";
 
@@ -53,11 +55,25 @@ export function createReplay(deps: {
   history: StripeHistoryIndex;
   /** The account's digest key: identities are hashed as the live screening stored them. */
   digestKey: string;
+  /** The allow list at each moment (none: no allow list). */
+  allowList?: AllowListTimeline;
 }) {
-  const { policy, features: base, counters, history, digestKey } = deps;
+  const { policy: tried, features: base, counters, history, digestKey, allowList } = deps;
+  let listed: readonly AllowListEntry[] = [];
+  let policy: Policy = tried;
+  /** The tried settings with the allow list in force at `ms`, rebuilt only when it changes. */
+  function policyAt(ms: number): Policy {
+    const now = allowList?.at(ms) ?? listed;
+    if (now !== listed) {
+      listed = now;
+      policy = { ...tried, allowList: now };
+    }
+    return policy;
+  }
   return {
     screening(row: StoredScreeningRow): Judged {
       const at = row.createdAt;
+      const policy = policyAt(at.getTime());
       const {
         subject,
         features,
@@ -98,6 +114,7 @@ export function createReplay(deps: {
      * Warden's rules acted on it; the charge rules only ever refund, so "review" is advisory.
      */
     charge(row: StoredChargeRow): Judged {
+      const policy = policyAt(row.created * 1000);
       const evaluation = evaluate(
         {
           kind: "charge",

@@ -1,8 +1,9 @@
 /**
  * One backtest, start to end, in this thread: seed the counters with the counting rows before
  * the window that a rule can still reach, replay the window's screenings in time order (each
- * judged as of its own time), then judge the charges, and tally what the settings would have
- * decided. backtest.service.ts runs it as a job (here or in a child process).
+ * judged as of its own time, with the allow list as it stood then), then judge the charges,
+ * and tally what the settings would have decided. backtest.service.ts runs it as a job (here
+ * or in a child process).
  */
 import { effectiveRules } from "../../../shared/catalog/effective-rules.ts";
 import {
@@ -13,6 +14,7 @@ import {
 import type { Policy } from "../../engine/types.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
 import { keyedFromLegacy } from "../screening/identities.ts";
+import { allowListTimeline } from "./allow-list-timeline.ts";
 import type { BacktestRepository } from "./backtest.repository.ts";
 import { createReplay } from "./backtest-replay.ts";
 import { createTally } from "./backtest-tally.ts";
@@ -120,6 +122,7 @@ export function createBacktestRun({ repo, policy: policies, now, digestKeyOf }: 
       counters,
       history,
       digestKey,
+      allowList: allowListTimeline(await repo.allowEntries(accountId)),
     });
     const tally = createTally(BACKTEST_ITEM_CAP);
     const labels = await repo.labels(accountId);

@@ -7,6 +7,7 @@
 import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
 import type { ScreenEvent } from "../../../shared/schemas/screening.ts";
 import type { SqlRunner } from "../../db/sql-runner.ts";
+import type { AllowListEntry } from "../../engine/types.ts";
 import type { IdentityKind } from "../screening/identities.ts";
 import type { StoredChargeRow, StoredScreeningRow } from "./backtest-replay.ts";
 import type { TruthLabel } from "./backtest-tally.ts";
@@ -176,6 +177,32 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 2_000) {
         yield rows;
         if (rows.length < batchSize) return;
       }
+    },
+
+    /**
+     * The account's allow-list entries as they are now, expired ones too (the replay applies
+     * each while it was in force: allow-list-timeline.ts). Removed entries are gone.
+     */
+    async allowEntries(accountId: string): Promise<AllowListEntry[]> {
+      const rows = await sql.query<{
+        kind: AllowListEntry["kind"];
+        value: string;
+        addedBy: string;
+        createdAt: number;
+        expiresAt: number | null;
+      }>(
+        `SELECT "kind"::text AS kind, "value", "addedBy", ${MS('"createdAt"')} AS "createdAt",
+                ${MS('"expiresAt"')} AS "expiresAt"
+         FROM "AllowEntry" WHERE "accountId" = $1 LIMIT 10000`,
+        [accountId],
+      );
+      return rows.map((r) => ({
+        kind: r.kind,
+        value: r.value,
+        addedBy: r.addedBy,
+        addedAt: new Date(Number(r.createdAt)).toISOString(),
+        expiresAt: r.expiresAt === null ? null : new Date(Number(r.expiresAt)).toISOString(),
+      }));
     },
 
     /** Refunded or disputed charges created since `since` (Unix seconds), for refund history. */

@@ -50,6 +50,15 @@ describe("withCollected", () => {
     },
   );
 
+  it("marks a device id taken from the browser, and only that one", () => {
+    expect(withCollected(empty, collected).deviceFromBrowser).toBe(true);
+    expect(
+      withCollected({ ...empty, deviceId: "backend-device" }, collected).deviceFromBrowser,
+    ).toBe(false);
+    const { device_id: _d, ...rest } = collected;
+    expect(withCollected(empty, rest).deviceFromBrowser).toBe(false);
+  });
+
   it("leaves device and timezone empty when the browser had none", () => {
     const { device_id: _d, timezone: _t, ...rest } = collected;
     const subject = withCollected(empty, rest);

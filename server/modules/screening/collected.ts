@@ -1,7 +1,9 @@
 /**
  * What the browser collector's signals add to a screened event: the device id, timezone,
  * origin, referrer, page and IP the browser showed, wherever the merchant's backend did not
- * send its own, and the browser's automation flag and form behaviour. Pure.
+ * send its own, and the browser's automation flag and form behaviour. A device id taken from
+ * the browser is marked so (`deviceFromBrowser`): the end user chose it, so the allow list
+ * never trusts it (decision 019); the rules still count it. Pure.
  */
 import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
 import type { EventSubject } from "../../engine/types.ts";
@@ -16,6 +18,7 @@ export function withCollected(
     ...subject,
     ip: subject.ip ?? signals.collect_ip,
     deviceId: subject.deviceId ?? signals.device_id ?? null,
+    deviceFromBrowser: subject.deviceId === null && Boolean(signals.device_id),
     timezone: subject.timezone ?? signals.timezone ?? null,
     origin: subject.origin ?? signals.origin,
     referrer: subject.referrer ?? signals.referrer ?? null,

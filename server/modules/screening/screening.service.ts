@@ -6,8 +6,9 @@
  * screenings that arrive meanwhile (screening-batches.ts), and the answer goes back once the
  * screening is committed (it feeds the next one's counts).
  */
-import type { ScreenEvent, ScreenResult } from "../../../shared/schemas/screening.ts";
+import type { AllowedView, ScreenEvent, ScreenResult } from "../../../shared/schemas/screening.ts";
 import { evaluate } from "../../engine/evaluate.ts";
+import type { Allowed } from "../../engine/types.ts";
 import type { Consumed } from "../collector/collector.service.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
 import { FEATURES, type FeatureFunctions } from "./event-features.ts";
@@ -87,6 +88,7 @@ export function createScreeningService({
             collectIp: collected?.signals?.collect_ip ?? null,
             signals: collected?.signals ?? null,
             unavailable,
+            allowed: evaluation.allowed ? allowedView(evaluation.allowed) : null,
             blocked: evaluation.decision === "block",
             identities: ids,
           };
@@ -104,9 +106,21 @@ export function createScreeningService({
         took_ms: Math.round(tookMs * 100) / 100,
         ...(collected ? { signals: collected.status } : {}),
         ...(unavailable.length > 0 ? { unavailable } : {}),
-        ...(evaluation.allowed ? { allowed: evaluation.allowed } : {}),
+        ...(evaluation.allowed ? { allowed: allowedView(evaluation.allowed) } : {}),
       };
     },
+  };
+}
+
+/** The deciding allow-list entry as the answer, the stored screening and the console show it. */
+export function allowedView(allowed: Allowed): AllowedView {
+  return {
+    kind: allowed.kind,
+    value: allowed.value,
+    added_by: allowed.addedBy,
+    added_at: allowed.addedAt,
+    message: allowed.message,
+    rules: allowed.rules,
   };
 }
 

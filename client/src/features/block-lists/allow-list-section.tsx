@@ -1,7 +1,7 @@
 /**
  * The allow list, beside the block lists: values the merchant trusts (an email, a domain, a
  * user id, an IP or range, a device, a card). An event carrying one is allowed whatever the
- * rules say, unless a block list names the same value. Entries can expire.
+ * rules say, except the block lists, which always win (docs/allow-lists.md). Entries can expire.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
@@ -49,8 +49,9 @@ export function AllowListSection() {
     <section className="config-section" aria-labelledby="allow-title">
       <h2 id="allow-title">Allow list</h2>
       <p className="config-note">
-        An event with a listed value is allowed whatever the rules say, unless a block list names
-        the same value.
+        An event with a listed value is allowed whatever the rules say, except a blocked country or
+        email provider: the block lists always win. A device matches only a device id your backend
+        sends, never one warden.js collected. Ranges: at most /16 (IPv6 /32).
       </p>
       <form className="allow-form" aria-label="Add to the allow list" onSubmit={submit}>
         <label>

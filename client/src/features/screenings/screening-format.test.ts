@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { ScreenReason } from "../../../../shared/schemas/screening.ts";
+import type { AllowedView, ScreenReason } from "../../../../shared/schemas/screening.ts";
 import {
   decisionTone,
   firedRules,
+  formatAllowed,
   formatObserved,
   formatType,
   formatWho,
+  monitoredVerb,
   wouldHave,
 } from "./screening-format.ts";
 
@@ -45,9 +47,31 @@ describe("screening format", () => {
         [reason("rule_entropy", "review"), reason("rule_ip")],
       ),
     ).toEqual([
-      { rule: "rule_ip", monitored: false },
-      { rule: "rule_email", monitored: false },
-      { rule: "rule_entropy", monitored: true },
+      { rule: "rule_ip", monitored: false, allowed: false },
+      { rule: "rule_email", monitored: false, allowed: false },
+      { rule: "rule_entropy", monitored: true, allowed: false },
+    ]);
+  });
+
+  const allowed: AllowedView = {
+    kind: "user_id",
+    value: "u1",
+    added_by: "jane@shop.example",
+    added_at: "2026-11-20T09:30:00.000Z",
+    message: "allowed: user id on allow list, added by jane@shop.example on 2026-11-20",
+    rules: ["rule_email"],
+  };
+
+  it("names the allow-list entry on the live rules it overrode, not on monitor-mode ones", () => {
+    expect(formatAllowed(allowed)).toBe("user id u1, added by jane@shop.example on 2026-11-20");
+    expect(monitoredVerb(reason("rule_email"), allowed)).toBe(
+      "would have blocked — allowed by user id u1",
+    );
+    expect(monitoredVerb(reason("rule_entropy", "review"), allowed)).toBe("would have reviewed");
+    expect(monitoredVerb(reason("rule_email"), null)).toBe("would have blocked");
+    expect(firedRules([], [reason("rule_email"), reason("rule_entropy")], allowed.rules)).toEqual([
+      { rule: "rule_email", monitored: false, allowed: true },
+      { rule: "rule_entropy", monitored: true, allowed: false },
     ]);
   });
 });

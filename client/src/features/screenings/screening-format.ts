@@ -1,5 +1,7 @@
 /** How the Screenings page shows a screening's fields; pure, so tested as a table. */
+import { ALLOW_KIND_NAMES } from "../../../../shared/schemas/allow-list.ts";
 import type {
+  AllowedView,
   ScreenReason,
   ScreenType,
   ScreenVerdict,
@@ -32,14 +34,37 @@ export function wouldHave(action: ScreenReason["action"]): string {
   return action === "block" ? "would have blocked" : "would have reviewed";
 }
 
+/** "user id u1, added by jane@shop.example on 2026-11-20": the entry that allowed an event. */
+export function formatAllowed(allowed: AllowedView): string {
+  return `${ALLOW_KIND_NAMES[allowed.kind]} ${allowed.value}, added by ${allowed.added_by} on ${allowed.added_at.slice(0, 10)}`;
+}
+
+/**
+ * What a would-have reason says: a live rule an allow-list entry overrode names the entry
+ * ("would have blocked — allowed by user id u1"), a rule in monitor mode says only that.
+ */
+export function monitoredVerb(reason: ScreenReason, allowed: AllowedView | null): string {
+  if (allowed?.rules.includes(reason.rule)) {
+    return `${wouldHave(reason.action)} — allowed by ${ALLOW_KIND_NAMES[allowed.kind]} ${allowed.value}`;
+  }
+  return wouldHave(reason.action);
+}
+
 export function formatObserved(value: string | number | null): string {
   return value === null ? "-" : String(value);
 }
 
-/** Each rule once, in order: the ones that fired, then the monitored ones. */
-export function firedRules(reasons: ScreenReason[], monitored: ScreenReason[]) {
+/**
+ * Each rule once, in order: the ones that fired, then the monitored ones; `allowed` marks a
+ * live rule an allow-list entry overrode (`allowedRules`), which is not a monitor-mode rule.
+ */
+export function firedRules(
+  reasons: ScreenReason[],
+  monitored: ScreenReason[],
+  allowedRules: readonly string[] = [],
+) {
   const seen = new Set<string>();
-  const out: { rule: ScreenReason["rule"]; monitored: boolean }[] = [];
+  const out: { rule: ScreenReason["rule"]; monitored: boolean; allowed: boolean }[] = [];
   for (const [list, isMonitored] of [
     [reasons, false],
     [monitored, true],
@@ -47,7 +72,8 @@ export function firedRules(reasons: ScreenReason[], monitored: ScreenReason[]) {
     for (const reason of list) {
       if (seen.has(reason.rule)) continue;
       seen.add(reason.rule);
-      out.push({ rule: reason.rule, monitored: isMonitored });
+      const allowed = isMonitored && allowedRules.includes(reason.rule);
+      out.push({ rule: reason.rule, monitored: isMonitored && !allowed, allowed });
     }
   }
   return out;

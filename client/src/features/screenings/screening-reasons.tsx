@@ -1,7 +1,7 @@
 /** Every reason of one screening, with what was observed against the limit. */
 import type { ScreeningRow, ScreenReason } from "../../../../shared/schemas/screening.ts";
 import { ruleLabel } from "../../lib/rule-format.ts";
-import { formatObserved, wouldHave } from "./screening-format.ts";
+import { formatAllowed, formatObserved, monitoredVerb } from "./screening-format.ts";
 
 export function ScreeningReasons({ row }: { row: ScreeningRow }) {
   if (row.reasons.length === 0 && row.monitored.length === 0) {
@@ -15,6 +15,11 @@ export function ScreeningReasons({ row }: { row: ScreeningRow }) {
   return (
     <div className="sc-reasons">
       <Unavailable row={row} />
+      {row.allowed && (
+        <p className="sc-allowed" data-allowed={row.allowed.kind}>
+          Allowed by the allow list: <b>{formatAllowed(row.allowed)}</b>.
+        </p>
+      )}
       {row.reasons.length > 0 && (
         <ul aria-label="Reasons">
           {row.reasons.map((reason) => (
@@ -32,7 +37,7 @@ export function ScreeningReasons({ row }: { row: ScreeningRow }) {
             <ReasonItem
               key={`${reason.rule}-${reason.message}`}
               reason={reason}
-              verb={wouldHave(reason.action)}
+              verb={monitoredVerb(reason, row.allowed)}
             />
           ))}
         </ul>

@@ -73,7 +73,7 @@ export function ScreeningTable({ rows }: { rows: ScreeningRow[] }) {
 }
 
 function Row({ row, open, onFlip }: { row: ScreeningRow; open: boolean; onFlip: () => void }) {
-  const rules = firedRules(row.reasons, row.monitored);
+  const rules = firedRules(row.reasons, row.monitored, row.allowed?.rules);
   return (
     <tr data-screening={row.id} className={open ? "open" : undefined}>
       <td>
@@ -101,10 +101,10 @@ function Row({ row, open, onFlip }: { row: ScreeningRow; open: boolean; onFlip: 
       <td className="sc-rules">
         {rules.length === 0
           ? "-"
-          : rules.map(({ rule, monitored }) => (
-              <span key={rule} className={monitored ? "sc-rule monitored" : "sc-rule"}>
+          : rules.map(({ rule, monitored, allowed }) => (
+              <span key={rule} className={monitored || allowed ? "sc-rule monitored" : "sc-rule"}>
                 {ruleLabel(rule)}
-                {monitored ? " (monitor)" : ""}
+                {monitored ? " (monitor)" : allowed ? " (allow list)" : ""}
               </span>
             ))}
       </td>

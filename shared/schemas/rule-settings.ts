@@ -113,9 +113,11 @@ const live = { action: "block", mode: "live" } as const;
 
 /** The defaults (issue: exact). */
 export const DEFAULT_RULE_SETTINGS: RuleSettings = {
-  rule_high_risk: live,
-  rule_country_blocked: live,
-  rule_efw: live,
+  // Copies, not `live` itself: mergeRuleSettings' structuredClone keeps shared objects shared,
+  // so one rule's change would have changed all three.
+  rule_high_risk: { ...live },
+  rule_country_blocked: { ...live },
+  rule_efw: { ...live },
   rule_email: { ...live, event_types: null, disposable_signups_per_hour: null },
   rule_ip: { ...live, window_days: 365 },
   rule_promo_abuse: { ...live, promo_reuse: true, self_referral: true },

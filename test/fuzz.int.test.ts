@@ -3,11 +3,29 @@
  * Fastify's route list) gets malformed, huge, deeply nested and unicode input, signed in and
  * not. No answer may be a 5xx, the server must stay up, and a rejected request may store
  * nothing. Bounded (fixed seed, fixed runs) so it takes seconds in CI.
+ *
+ * Then the decision loop, on both databases, with a real API key and a real console session,
+ * against real rows (review screenings, an allow-list entry, a webhook endpoint and its
+ * deliveries): every procedure and route of review, labels, the allow list, webhooks and the
+ * screenings API gets plausible fields mixed with hostile ones (NUL, lone surrogates, huge
+ * numbers, wrong types, cursors no page gave out; helpers/decision-loop-fuzz.ts). Only 2xx and
+ * 4xx answers pass; it prints "[fuzz] decision loop (<db>): N cases, N 5xx".
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRouter } from "../server/transport/trpc/app.router.ts";
-import { signedInMerchant } from "./helpers/merchants.ts";
+import { DB_KINDS } from "./helpers/databases.ts";
+import {
+  type InputShape,
+  inputOf,
+  inputShapes,
+  pathId,
+  pct,
+  type RealIds,
+} from "./helpers/decision-loop-fuzz.ts";
+import type { TrpcResult } from "./helpers/http-client.ts";
+import { type Merchant, signedInMerchant } from "./helpers/merchants.ts";
+import { type Backend, backendOf, turnOn } from "./helpers/screening.ts";
 import { startTestApp, type TestApp } from "./helpers/test-app.ts";
 
 const SEED = 20261122;
@@ -265,4 +283,228 @@ describe("fuzz", () => {
     // Every route, twice, 20 runs each: over 40 routes now, more than the default 30 s when
     // the machine is busy.
   }, 180_000);
+});
+
+/** The decision loop's tRPC procedures (a namespace's new ones are fuzzed too) and inputs. */
+const LOOP_NAMESPACES = [
+  "review",
+  "labels",
+  "labelsApi",
+  "screeningsApi",
+  "allowList",
+  "webhooks",
+  "screenings",
+];
+const PROCEDURE_SHAPES: Record<string, InputShape> = {
+  "labels.add": "labelInput",
+  "labelsApi.create": "labelInput",
+  "labels.history": "labelSubject",
+  "review.queue": "queue",
+  "review.settle": "settle",
+  "review.bulk": "bulk",
+  "review.detail": "screeningRef",
+  "screeningsApi.get": "screeningRef",
+  "screeningsApi.decide": "settleApi",
+  "screenings.list": "list",
+  "allowList.add": "allowAdd",
+  "allowList.remove": "allowRef",
+  "webhooks.createEndpoint": "endpoint",
+  "webhooks.removeEndpoint": "endpointRef",
+  "webhooks.enableEndpoint": "endpointRef",
+  "webhooks.resend": "deliveryRef",
+};
+/** REST routes of the decision loop, and the input their body takes (by path and method). */
+const LOOP_ROUTE = /^\/api\/.*(label|screenings|charges|review|allow|webhook|deliver)/i;
+const ROUTE_BODY: [RegExp, InputShape][] = [
+  [/labels$/, "labelInput"],
+  [/decision$/, "decision"],
+  [/allow-?list$/i, "allowAdd"],
+  [/webhook/i, "endpoint"],
+];
+const LOOP_RUNS = 100;
+
+describe.each(DB_KINDS)("fuzz: the decision loop (%s)", (kind) => {
+  let t: TestApp;
+  let merchant: Merchant;
+  let backend: Backend;
+  const routes: { method: string; url: string }[] = [];
+  const real: RealIds = {
+    screenings: [],
+    allowEntries: [],
+    endpoints: [],
+    deliveries: [],
+    cursors: [],
+  };
+  const figures = { cases: 0, fiveHundreds: 0, ok: 0 };
+  const failures: string[] = [];
+
+  beforeAll(async () => {
+    // Endpoints on this machine only (127.0.0.1:1, nothing listens): saving one needs this.
+    t = await startTestApp(kind, {
+      env: { WEBHOOKS_ALLOW_PRIVATE: "true" },
+      onRoute: (route) => {
+        for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+      },
+    });
+    merchant = await signedInMerchant(t, `fuzz-loop-${kind}@example.com`);
+    backend = await backendOf(t, merchant);
+    await turnOn(merchant, "rule_scraping");
+    for (let i = 0; i < 30; i++) {
+      const answer = await backend.decide({
+        type: "request",
+        user_agent: "python-requests/2.31",
+        user_id: `u${i % 5}`,
+        email: `c${i % 3}@example.com`,
+      });
+      real.screenings.push(answer.id);
+      t.clock.advance(1000);
+    }
+    const ok = <T>(res: TrpcResult<T>): T => {
+      if (!res.ok) throw new Error(JSON.stringify(res.error));
+      return res.data;
+    };
+    const browser = merchant.browser;
+    const endpoint = ok(
+      await browser.mutate<{ id: string }>("webhooks.createEndpoint", {
+        url: "http://127.0.0.1:1/hook",
+        events: ["label.created", "review.approved", "review.denied"],
+      }),
+    );
+    real.endpoints.push(endpoint.id);
+    const allowed = ok(
+      await browser.mutate<{ id: string }>("allowList.add", { kind: "user_id", value: "u-ok" }),
+    );
+    real.allowEntries.push(allowed.id);
+    ok(
+      await browser.mutate("labels.add", {
+        subject_kind: "screening",
+        subject_id: real.screenings[0],
+        label: "fraud",
+      }),
+    );
+    const deliveries = ok(await browser.query<{ id: string }[]>("webhooks.deliveries"));
+    real.deliveries.push(...deliveries.map((d) => d.id));
+    for (const procedure of ["review.queue", "screenings.list"]) {
+      const page = ok(await browser.query<{ nextCursor: string }>(procedure, { limit: 2 }));
+      real.cursors.push(page.nextCursor);
+    }
+    expect(real.deliveries.length).toBeGreaterThan(0);
+  });
+  afterAll(async () => {
+    console.log(
+      `[fuzz] decision loop (${kind}): ${figures.cases} cases, ${figures.fiveHundreds} 5xx (${figures.ok} answered 2xx)`,
+    );
+    await t?.close();
+  });
+
+  async function send(label: string, request: () => Promise<Response>) {
+    let status: number;
+    try {
+      const response = await request();
+      status = response.status;
+      await response.arrayBuffer();
+    } catch (error) {
+      status = 0;
+      failures.push(`${label} → ${error}`);
+    }
+    figures.cases++;
+    if (status < 300) figures.ok++;
+    if (status >= 500) {
+      figures.fiveHundreds++;
+      failures.push(`${label} → ${status}`);
+    }
+  }
+
+  const loopProcedures = () =>
+    procedures.filter((p) => LOOP_NAMESPACES.includes(p.path.split(".")[0] ?? ""));
+
+  it("finds the decision loop's procedures and routes", () => {
+    expect(loopProcedures().map((p) => p.path)).toEqual(
+      expect.arrayContaining(Object.keys(PROCEDURE_SHAPES)),
+    );
+    expect(routes.filter((r) => LOOP_ROUTE.test(r.url)).map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining([
+        "POST /api/v1/labels",
+        "GET /api/v1/screenings/:id",
+        "POST /api/v1/screenings/:id/decision",
+        "GET /api/v1/charges/:id",
+        "POST /api/v1/charges/:id/decision",
+        "GET /api/allowlist",
+        "POST /api/allowlist",
+        "DELETE /api/allowlist/:id",
+      ]),
+    );
+  });
+
+  it("answers every tRPC procedure of the loop with a 2xx or a 4xx, signed in as the console or with an API key", async () => {
+    failures.length = 0;
+    const shapes = inputShapes(real);
+    const anyShape = fc.oneof(...Object.values(shapes));
+    for (const procedure of loopProcedures()) {
+      t.clock.advance(61 * 60_000);
+      const shape = PROCEDURE_SHAPES[procedure.path];
+      const input = inputOf(shape ? shapes[shape] : anyShape);
+      // The backend's procedures take the API key; the console's take its session cookie.
+      const client = /Api\./.test(procedure.path) ? backend.client : merchant.browser;
+      await fc.assert(
+        fc.asyncProperty(input, async (value) => {
+          const body = JSON.stringify(value) ?? "null";
+          await send(`${procedure.path} ${body.slice(0, 160)}`, () =>
+            procedure.type === "query"
+              ? client.request(`/trpc/${procedure.path}?input=${encodeURIComponent(body)}`)
+              : client.request(`/trpc/${procedure.path}`, {
+                  method: "POST",
+                  headers: { "content-type": "application/json" },
+                  body,
+                }),
+          );
+        }),
+        { numRuns: procedure.takesInput ? LOOP_RUNS : NO_INPUT_RUNS, seed: SEED },
+      );
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  it("answers every REST route of the loop with a 2xx or a 4xx, with fuzzed ids, queries and bodies", async () => {
+    failures.length = 0;
+    const shapes = inputShapes(real);
+    const anyShape = fc.oneof(...Object.values(shapes));
+    const allIds = [
+      ...real.screenings,
+      ...real.allowEntries,
+      ...real.endpoints,
+      ...real.deliveries,
+    ];
+    const query = fc.oneof(shapes.queue, shapes.list);
+    const targets = routes.filter(
+      (r) => LOOP_ROUTE.test(r.url) && !["HEAD", "OPTIONS", "TRACE"].includes(r.method),
+    );
+    for (const route of targets) {
+      t.clock.advance(61 * 60_000);
+      const bodyShape = ROUTE_BODY.find(([pattern]) => pattern.test(route.url))?.[1];
+      const body = inputOf(bodyShape ? shapes[bodyShape] : anyShape);
+      // The backend's routes (/api/v1) take the API key; the console's take its bearer token.
+      const client = route.url.startsWith("/api/v1/") ? backend.client : merchant.api;
+      await fc.assert(
+        fc.asyncProperty(pathId(allIds), query, body, async (id, params, value) => {
+          const path = route.url.replace(/:[A-Za-z]+/g, pct(id));
+          const search = Object.entries(params)
+            .map(([k, v]) => `${k}=${pct(typeof v === "string" ? v : (JSON.stringify(v) ?? ""))}`)
+            .join("&");
+          const hasBody = route.method !== "GET" && route.method !== "DELETE";
+          const text = JSON.stringify(value) ?? "null";
+          await send(`${route.method} ${path}?${search} ${hasBody ? text.slice(0, 160) : ""}`, () =>
+            client.request(`${path}?${search}`, {
+              method: route.method,
+              headers: hasBody ? { "content-type": "application/json" } : {},
+              body: hasBody ? text : undefined,
+            }),
+          );
+        }),
+        { numRuns: LOOP_RUNS, seed: SEED },
+      );
+    }
+    expect(failures).toEqual([]);
+    expect((await fetch(`${t.baseUrl}/healthz`)).status).toBe(200);
+  }, 120_000);
 });

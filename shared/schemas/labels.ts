@@ -4,6 +4,7 @@
  * early fraud warning). History: a new label never replaces the row of the earlier one.
  */
 import { z } from "zod";
+import { storableString } from "./storable.ts";
 
 export const LABEL_SUBJECTS = ["screening", "charge"] as const;
 export const LABELS = ["fraud", "legitimate"] as const;
@@ -12,13 +13,10 @@ export type LabelSubjectKind = (typeof LABEL_SUBJECTS)[number];
 export type LabelValue = (typeof LABELS)[number];
 export type LabelSource = (typeof LABEL_SOURCES)[number];
 
-export const ZNote = z
-  .string({ message: "must be a string" })
-  .trim()
-  .max(500, "must be at most 500 characters");
+/** A person's note on a label, a decision or an allow-list entry: storable (storable.ts). */
+export const ZNote = storableString().trim().max(500, "must be at most 500 characters");
 
-const ZSubjectId = z
-  .string({ message: "must be a string" })
+const ZSubjectId = storableString()
   .trim()
   .min(1, "must not be empty")
   .max(200, "must be at most 200 characters");

@@ -21,3 +21,14 @@ export function isStorable(value: string): boolean {
 export function storableString(message = "must be a string") {
   return z.string({ message }).refine(isStorable, { message: UNSTORABLE_MESSAGE, abort: true });
 }
+
+/** A UUID's shape: the ids Prisma makes with `@default(uuid())`. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The id of a row whose id is a UUID (a screening, an allow-list entry, a webhook endpoint or
+ * delivery): anything else names no row, and is refused as what it is rather than looked up.
+ */
+export function uuidString() {
+  return z.string({ message: "must be a string" }).regex(UUID, "must be a UUID");
+}

@@ -32,6 +32,14 @@ describe("queue order", () => {
       Buffer.from(`2026-11-20T10:00:00Z|screening|ch_1`).toString("base64url"),
     ],
     ["a bad time", Buffer.from(`yesterday|charge|ch_1`).toString("base64url")],
+    [
+      "a time PostgreSQL cannot store (year +275760)",
+      Buffer.from(`+275760-09-13T00:00:00.000Z|screening|${UUID}`).toString("base64url"),
+    ],
+    [
+      "a charge later than its 32-bit column holds",
+      Buffer.from("2100-01-01T00:00:00.000Z|charge|ch_1").toString("base64url"),
+    ],
   ])("refuses %s", (_name, cursor) => {
     expect(() => decodeCursor(cursor)).toThrow(/cursor/);
   });
@@ -49,6 +57,14 @@ describe("queue order", () => {
       expected: {
         screenings: { createdFrom: new Date(T - 250) },
         charges: { created: Math.floor(T / 1000), chargeId: "ch_1" },
+      },
+    },
+    {
+      // Past 2038 no charge can follow (a 32-bit column): its keyset stays within the column.
+      after: { kind: "screening", at: Date.UTC(2100, 0, 1), id: UUID },
+      expected: {
+        screenings: { createdAt: new Date(Date.UTC(2100, 0, 1)), id: UUID },
+        charges: { createdAbove: 2 ** 31 - 1 },
       },
     },
   ] as const)(

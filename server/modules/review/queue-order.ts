@@ -4,7 +4,7 @@
  * ends on, where each table's next page starts from it, and the merge of their pages.
  */
 import type { ReviewFilters, ReviewKind } from "../../../shared/schemas/review.ts";
-import { AppError } from "../../lib/app-error.ts";
+import { cursorTime, notACursor } from "../../lib/cursor-time.ts";
 import type { ChargeKeyset } from "./charge-review.repository.ts";
 import type { ScreeningKeyset } from "./review.repository.ts";
 
@@ -13,26 +13,30 @@ export type QueuePosition = { kind: ReviewKind; at: number; id: string };
 
 const RANK: Record<ReviewKind, number> = { charge: 0, screening: 1 };
 const ID = { screening: /^[0-9a-f-]{36}$/, charge: /^[A-Za-z0-9_]{1,100}$/ };
+/** A charge's `created` is a 32-bit column of Unix seconds: no charge is later than this. */
+const LAST_CHARGE_SECOND = 2 ** 31 - 1;
 
 export function encodeCursor(p: QueuePosition): string {
   return Buffer.from(`${new Date(p.at).toISOString()}|${p.kind}|${p.id}`).toString("base64url");
 }
 
-/** A cursor this server gave out; one without a kind (before charges joined) is a screening's. */
+/**
+ * A cursor this server gave out; one without a kind (before charges joined) is a screening's.
+ * Its time is one a row can have (cursor-time.ts), and a charge's fits the 32-bit column.
+ */
 export function decodeCursor(cursor: string): QueuePosition {
   const parts = Buffer.from(cursor, "base64url").toString().split("|");
   const [time, kind, id] = parts.length === 2 ? [parts[0], "screening", parts[1]] : parts;
-  const at = Date.parse(time ?? "");
+  const at = cursorTime(time);
   if (
     parts.length > 3 ||
     (kind !== "screening" && kind !== "charge") ||
     !id ||
-    Number.isNaN(at) ||
-    !ID[kind].test(id)
+    at === undefined ||
+    !ID[kind].test(id) ||
+    (kind === "charge" && at / 1000 > LAST_CHARGE_SECOND)
   ) {
-    throw new AppError("BAD_REQUEST", "cursor: is not a cursor this server gave out", {
-      issues: [{ path: "cursor", message: "is not a cursor this server gave out" }],
-    });
+    throw notACursor();
   }
   return { kind, at, id };
 }
@@ -45,8 +49,9 @@ export function keysetsAfter(p: QueuePosition): {
   return p.kind === "screening"
     ? {
         screenings: { createdAt: new Date(p.at), id: p.id },
-        // A charge of the same millisecond came before this screening: only later ones.
-        charges: { createdAbove: Math.floor(p.at / 1000) },
+        // A charge of the same millisecond came before this screening: only later ones (and
+        // none is later than the column holds).
+        charges: { createdAbove: Math.min(Math.floor(p.at / 1000), LAST_CHARGE_SECOND) },
       }
     : {
         screenings: { createdFrom: new Date(p.at) },

@@ -10,7 +10,7 @@ import type {
 } from "../../../shared/schemas/screening.ts";
 import { ZScreeningListInput } from "../../../shared/schemas/screening.ts";
 import type { Screening } from "../../db/generated/client.ts";
-import { AppError } from "../../lib/app-error.ts";
+import { cursorTime, notACursor } from "../../lib/cursor-time.ts";
 import type { ScreeningRepository } from "./screening.repository.ts";
 
 const DAY_MS = 86_400_000;
@@ -30,6 +30,7 @@ export function screeningRowOf(row: Screening): ScreeningRow {
     reasons: row.reasons as ScreeningRow["reasons"],
     monitored: row.monitored as ScreeningRow["monitored"],
     unavailable: (row.unavailable ?? []) as ScreeningRow["unavailable"],
+    allowed: (row.allowed ?? null) as ScreeningRow["allowed"],
   };
 }
 
@@ -37,15 +38,14 @@ function encodeCursor(row: { createdAt: Date; id: string }): string {
   return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
 }
 
+/** A cursor this server gave out, its time one a row can have (cursor-time.ts). */
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [time, id] = Buffer.from(cursor, "base64url").toString().split("|");
-  const createdAt = new Date(time ?? "");
-  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
-    throw new AppError("BAD_REQUEST", "cursor: is not a cursor this server gave out", {
-      issues: [{ path: "cursor", message: "is not a cursor this server gave out" }],
-    });
+  const [time, id, extra] = Buffer.from(cursor, "base64url").toString().split("|");
+  const at = cursorTime(time);
+  if (at === undefined || !id || extra !== undefined || !/^[0-9a-f-]{36}$/.test(id)) {
+    throw notACursor();
   }
-  return { createdAt, id };
+  return { createdAt: new Date(at), id };
 }
 
 /** An email (or its start) when it has an @, an IP when it is one, else a user id. */

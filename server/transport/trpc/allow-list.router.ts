@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { ZAllowEntryInput, ZAllowEntryView } from "../../../shared/schemas/allow-list.ts";
+import {
+  ZAllowEntryInput,
+  ZAllowEntryRef,
+  ZAllowEntryView,
+} from "../../../shared/schemas/allow-list.ts";
 import { protectedProcedure, router } from "./init.ts";
 
 /** The console's allow list, beside the block lists. */
@@ -16,6 +20,6 @@ export const allowListRouter = router({
     ),
 
   remove: protectedProcedure
-    .input(z.strictObject({ id: z.string().max(100) }))
+    .input(ZAllowEntryRef)
     .mutation(({ ctx, input }) => ctx.services.allowList.remove(ctx.user.accountId, input.id)),
 });

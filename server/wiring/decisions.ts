@@ -2,6 +2,8 @@
  * Wiring: what happens after a decision. Decision webhooks (a merchant's backend hears of
  * blocks, reviews, settlements and labels), labels, and the review queue.
  */
+
+import type { Mailer } from "../lib/mailer.ts";
 import { createLabelsRepository } from "../modules/labels/labels.repository.ts";
 import { createLabelsService } from "../modules/labels/labels.service.ts";
 import { createChargeReviewRepository } from "../modules/review/charge-review.repository.ts";
@@ -11,8 +13,10 @@ import { createDigestKeys } from "../modules/screening/identities.ts";
 import {
   labelCreatedEvent,
   reviewSettledEvent,
-  withDecisionEvents,
+  ruleEvents,
+  screeningEvents,
 } from "../modules/webhooks/decision-events.ts";
+import { createSubscriptions } from "../modules/webhooks/subscriptions.ts";
 import { createWebhookSender } from "../modules/webhooks/webhook-sender.ts";
 import { createWebhooksRepository } from "../modules/webhooks/webhooks.repository.ts";
 import { createWebhooksService } from "../modules/webhooks/webhooks.service.ts";
@@ -20,25 +24,52 @@ import type { ServiceDeps } from "./deps.ts";
 import type { PolicyServices } from "./policy.ts";
 
 export function wireDecisions(
-  { prisma, changes, encryptor, webhooksAllowPrivate, log, now }: ServiceDeps,
-  { allowList }: Pick<PolicyServices, "allowList">,
+  {
+    prisma,
+    changes,
+    encryptor,
+    publicUrl,
+    webhooksAllowPrivate,
+    webhookEndpointsPerAccount,
+    log,
+    now,
+  }: ServiceDeps,
+  { allowList, mail }: Pick<PolicyServices, "allowList"> & { mail: Mailer },
 ) {
   const allowPrivate = webhooksAllowPrivate ?? false;
   // Each account's key for identity digests (decision 013): the review queue's shared
   // identities and screening's counting rows must hash alike, so both take this one.
   const digestKeyOf = createDigestKeys(encryptor.derive("identity-digests"));
+  const webhooksRepo = createWebhooksRepository(prisma);
   const webhooks = createWebhooksService({
-    repo: createWebhooksRepository(prisma),
+    repo: webhooksRepo,
     changes,
     encryptor,
     send: createWebhookSender({ allowPrivate }),
+    // An endpoint disabled for failing is announced to the account's owner, like other
+    // account emails, through the durable outbox.
+    mail,
+    publicUrl,
     allowPrivate,
+    maxEndpoints: webhookEndpointsPerAccount ?? 20,
     now,
     log,
   });
-  const events = withDecisionEvents(webhooks, log);
-  // Labels and settlements store their decision events in their own transaction (the outbox).
+  // Every decision event is stored in the transaction of the write it reports (the outbox).
   const { outbox } = webhooks;
+  // Which event types an account's endpoints want, in memory: a screening's block or review,
+  // or a rule's refund, costs no query for an account that wants none. Dropped with the
+  // webhooks service's own copy: a change published on the feed reaches this process too.
+  const subscriptions = createSubscriptions(webhooksRepo.subscribedTypes, changes, now);
+  const wants = subscriptions.wants;
+  const events = {
+    /** A judged screening's event, for the statement that stores its batch. */
+    screening: screeningEvents(wants),
+    /** The webhooks worker, woken once a batch's events are committed. */
+    screeningStored: outbox.kick,
+    /** A rule's action done: its events, for the action outbox's transaction. */
+    ruleAction: { eventsOf: ruleEvents(wants), outbox },
+  };
   const labels = createLabelsService({
     repo: createLabelsRepository(prisma, outbox),
     now,

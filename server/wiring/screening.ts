@@ -53,16 +53,20 @@ export function wireScreening(
     screeningRepo,
     apiKeys,
     collector,
-    screening: events.screenings(
-      createScreeningService({
-        batches: createScreeningBatches(screeningRepo, metrics.screeningBatch),
-        policy,
-        now,
-        signals: collector,
-        digestKeyOf,
-        observe: metrics.screening,
-      }),
-    ),
+    screening: createScreeningService({
+      // Each batch stores its screenings' decision events in the same statement.
+      batches: createScreeningBatches(
+        screeningRepo,
+        metrics.screeningBatch,
+        events.screening,
+        events.screeningStored,
+      ),
+      policy,
+      now,
+      signals: collector,
+      digestKeyOf,
+      observe: metrics.screening,
+    }),
     screeningHistory: createScreeningHistoryService({ repo: screeningRepo, now }),
     backtest: createBacktestService({
       repo: createBacktestRepository(deps.sql),

@@ -58,7 +58,8 @@ export function wireStripe(
     stripeFor,
     now,
     log,
-    onDone: (action, objectId) => events.ruleActionDone(action, objectId),
+    // An action done stores its decision events in the transaction that records it.
+    ...events.ruleAction,
   });
   const stripeIngest = createStripeIngestService({
     repo: stripeEvents,

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { ZLabelView, ZNote } from "./labels.ts";
 import { RULE_KEYS } from "./rules.ts";
 import { SCREEN_TYPES, ZReason, ZScreeningRow } from "./screening.ts";
+import { storableString, uuidString } from "./storable.ts";
 
 export const REVIEW_DECISIONS = ["approve", "deny"] as const;
 export const REVIEW_STATUSES = ["open", "approved", "denied"] as const;
@@ -40,7 +41,8 @@ export type ReviewFilters = z.infer<typeof ZReviewFilters>;
 export const ZReviewQueueInput = z.object({
   ...ZReviewFilters.shape,
   limit: z.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(200).nullish(),
+  /** Opaque, from a previous page's nextCursor. */
+  cursor: storableString().max(200, "must be at most 200 characters").nullish(),
 });
 export type ReviewQueueInput = z.input<typeof ZReviewQueueInput>;
 
@@ -94,14 +96,24 @@ export type ReviewDecisionInput = z.input<typeof ZReviewDecisionInput>;
 
 /** Which screening: GET /api/v1/screenings/{id}, and the console's detail. */
 export const ZScreeningRef = z.strictObject({
-  id: z.string().max(100).describe("The screening's id (from POST /api/v1/screen)"),
+  id: uuidString().describe("The screening's id (from POST /api/v1/screen)"),
 });
 
 /** A screening's id and the decision (the path's id and the body of POST .../decision). */
 export const ZScreeningSettleInput = ZReviewDecisionInput.extend(ZScreeningRef.shape);
 
+/** Which charge: GET /api/v1/charges/{id} and POST /api/v1/charges/{id}/decision. */
+export const ZChargeRef = z.strictObject({
+  id: storableString()
+    .min(1, "must not be empty")
+    .max(100, "must be at most 100 characters")
+    .describe("The Stripe charge's id (ch_…)"),
+});
+
 /** The console settles a screening or a charge. */
 export const ZReviewSettleInput = ZScreeningSettleInput.extend({
+  /** A screening's id (a UUID) or a Stripe charge's (ch_…); one of neither names nothing, a 404. */
+  id: storableString().min(1, "must not be empty").max(100, "must be at most 100 characters"),
   /** What `id` names: a screening (the default) or a Stripe charge. */
   kind: z.enum(REVIEW_KINDS).default("screening"),
 });

@@ -14,15 +14,38 @@
  * miss each other when each is counted before the other is committed, that is when they
  * arrive within about one cycle (a few milliseconds) of each other; decision 015 has the
  * figures.
+ *
+ * A screening's decision event (screening.blocked, screening.review) is stored by the
+ * statement that stores the screening, so both commit or neither (decision 014). Only a
+ * cycle with an event some endpoint wants uses the statement that stores events.
  */
 import { randomUUID } from "node:crypto";
 import type { Probe } from "./probes.ts";
 import type {
   Counted,
   CountRequest,
+  ScreeningEventRow,
   ScreeningRepository,
   StoredScreening,
 } from "./screening.repository.ts";
+
+/**
+ * The decision event a judged screening reports, if an endpoint of its account may want it:
+ * null (no promise) for most screenings, so a cycle without one awaits nothing
+ * (decision-events.ts screeningEvents).
+ */
+export type ScreeningEventOf = (
+  id: string,
+  row: StoredScreening,
+) => Promise<ScreeningEventRow | null> | null;
+
+/**
+ * Test fault hook, set only by test/faults/decision-events.fault.test.ts: the process kills
+ * itself (SIGKILL, as kill -9) right after a cycle's write holding a blocked screening
+ * commits, before any of its screenings is answered: the moment at which an event stored
+ * after the decision was lost.
+ */
+const CRASH_AFTER_COMMIT = process.env.WARDEN_FAULT_CRASH_AFTER_SCREENING_COMMIT === "1";
 
 /** A screening waiting for its batch: what to count, and how to judge it once counted. */
 export type Pending<R> = CountRequest & {
@@ -130,6 +153,9 @@ type Waiting = {
 
 /** A judged screening waiting to be written, and its caller's answer once it is. */
 type Writing = Judged & {
+  /** Its decision event, being looked up; then the event to store with it (null: none). */
+  event: Promise<ScreeningEventRow | null> | null;
+  staged?: ScreeningEventRow | null;
   answer: () => unknown;
   resolve: (result: unknown) => void;
   reject: (error: unknown) => void;
@@ -139,6 +165,10 @@ export function createScreeningBatches(
   repo: ScreeningRepository,
   /** Told the size of each batch counted (metrics, tests). */
   onBatch?: (size: number) => void,
+  /** Each judged screening's decision event, stored with it. */
+  eventOf?: ScreeningEventOf,
+  /** Told after a write that stored decision events committed (wakes the webhooks worker). */
+  eventsStored?: () => void,
 ) {
   /** Judged and not yet known to be committed, by id, oldest first. */
   const unseen = new Map<string, StoredScreening>();
@@ -167,7 +197,14 @@ export function createScreeningBatches(
         const id = randomUUID();
         earlier.add({ id, row });
         unseen.set(id, row);
-        judged.push({ id, row, answer: () => result(id), resolve: w.resolve, reject: w.reject });
+        judged.push({
+          id,
+          row,
+          event: eventOf ? eventOf(id, row) : null,
+          answer: () => result(id),
+          resolve: w.resolve,
+          reject: w.reject,
+        });
       } catch (error) {
         w.reject(error);
       }
@@ -182,7 +219,8 @@ export function createScreeningBatches(
   async function oneByOne(writing: readonly Writing[], counting: readonly Waiting[]) {
     for (const w of writing) {
       try {
-        await repo.storeBatch([w.row], [w.id]);
+        await repo.storeBatch([w.row], [w.id], w.staged ? [w.staged] : NO_EVENTS);
+        if (w.staged) eventsStored?.();
         written([w]);
       } catch (error) {
         unseen.delete(w.id);
@@ -219,11 +257,17 @@ export function createScreeningBatches(
     const earlier = new Unseen();
     for (const [id, row] of unseen) earlier.add({ id, row });
     try {
+      const events = writing.some((w) => w.event) ? await eventsOf(writing) : NO_EVENTS;
       const counted = await repo.storeAndCount(
         writing.map((w) => w.row),
         ids(writing),
         counting.map((w) => w.item),
+        events,
       );
+      if (CRASH_AFTER_COMMIT && writing.some((w) => w.row.blocked)) {
+        process.kill(process.pid, "SIGKILL");
+      }
+      if (events.length > 0) eventsStored?.();
       written(writing);
       judgeAll(counting, counted, earlier);
     } catch {
@@ -252,5 +296,17 @@ export function createScreeningBatches(
 }
 
 const ids = (judged: readonly { id: string }[]) => judged.map((j) => j.id);
+
+const NO_EVENTS: readonly ScreeningEventRow[] = [];
+
+/** The events of the screenings about to be written, once looked up; each kept on its own. */
+async function eventsOf(writing: readonly Writing[]): Promise<ScreeningEventRow[]> {
+  const events: ScreeningEventRow[] = [];
+  for (const w of writing) {
+    w.staged = w.event ? await w.event : null;
+    if (w.staged) events.push(w.staged);
+  }
+  return events;
+}
 
 export type ScreeningBatches = ReturnType<typeof createScreeningBatches>;

@@ -17,11 +17,14 @@ import {
   COUNT,
   type CountItem,
   type CountRow,
+  type EventItem,
   type HistoryItem,
   INSERT,
+  INSERT_WITH_EVENTS,
   type InsertItem,
   LEGACY_ROWS,
   STORE_AND_COUNT,
+  STORE_AND_COUNT_WITH_EVENTS,
 } from "./screening.sql.ts";
 
 export type StoredScreening = {
@@ -43,9 +46,32 @@ export type StoredScreening = {
   signals?: unknown;
   /** Features that could not be computed, and why (empty: none). */
   unavailable?: readonly unknown[];
+  /** The allow-list entry that decided it (screening.service.ts allowedView); null: none. */
+  allowed?: unknown;
   blocked: boolean;
   identities: Identities;
 };
+
+/**
+ * A decision event of a screening (screening.blocked, screening.review), stored by the
+ * statement that stores the screening: its id and body as delivered (decision-events.ts).
+ */
+export type ScreeningEventRow = {
+  accountId: string;
+  eventId: string;
+  type: string;
+  body: string;
+  at: Date;
+};
+
+const eventItems = (events: readonly ScreeningEventRow[]): EventItem[] =>
+  events.map((e) => ({
+    a: e.accountId,
+    e: e.eventId,
+    t: e.type,
+    b: e.body,
+    at: e.at.toISOString(),
+  }));
 
 export type HistoryQuery = { email: string | null; card: string | null; since: number };
 
@@ -143,6 +169,7 @@ function insertItem(id: string, s: StoredScreening): InsertItem {
     collectIp: s.collectIp ?? null,
     signals: s.signals ?? null,
     unavailable: s.unavailable?.length ? s.unavailable : null,
+    allowed: s.allowed ?? null,
     subject: s.identities.subject,
     user: s.identities.values.user ?? null,
     card: s.identities.values.card ?? null,
@@ -215,40 +242,52 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
     /**
      * Stores one batch of judged screenings (under `ids`) and counts the next, in one
      * statement: one round trip and one commit. The count does not see the rows stored beside
-     * it (the caller counts them from memory).
+     * it (the caller counts them from memory). The batch's decision events (`events`) are
+     * stored by the same statement, so with their screenings or not at all.
      */
     async storeAndCount(
       screenings: readonly StoredScreening[],
       ids: readonly string[],
       requests: readonly CountRequest[],
+      events: readonly ScreeningEventRow[] = [],
     ): Promise<Counted[]> {
       if (screenings.length === 0) return repo.countBatch(requests);
       if (requests.length === 0) {
-        await repo.storeBatch(screenings, ids);
+        await repo.storeBatch(screenings, ids, events);
         return [];
       }
       const { probes, history } = countInput(requests, keyedOnly);
       const items = screenings.map((s, i) => insertItem(ids[i] as string, s));
       const name = countName(requests.length).replace("count", "cycle");
-      const rows = await sql.prepared<CountRow>(name, STORE_AND_COUNT, [
-        JSON.stringify(probes),
-        JSON.stringify(history),
-        JSON.stringify(items),
-      ]);
+      const params = [JSON.stringify(probes), JSON.stringify(history), JSON.stringify(items)];
+      const rows =
+        events.length === 0
+          ? await sql.prepared<CountRow>(name, STORE_AND_COUNT, params)
+          : await sql.prepared<CountRow>(`${name}-events`, STORE_AND_COUNT_WITH_EVENTS, [
+              ...params,
+              JSON.stringify(eventItems(events)),
+            ]);
       return countedOf(requests, rows);
     },
 
     /**
      * Stores a batch of screenings and their counting rows in one statement (so one commit);
-     * under the `ids` given, else new ones. Their ids.
+     * under the `ids` given, else new ones; with their decision events, if any. Their ids.
      */
     async storeBatch(
       screenings: readonly StoredScreening[],
       given?: readonly string[],
+      events: readonly ScreeningEventRow[] = [],
     ): Promise<string[]> {
       const ids = given ? [...given] : screenings.map(() => randomUUID());
-      const items = screenings.map((s, i) => insertItem(ids[i] as string, s));
-      await sql.prepared("screen-insert", INSERT, [JSON.stringify(items)]);
+      const items = JSON.stringify(screenings.map((s, i) => insertItem(ids[i] as string, s)));
+      if (events.length === 0) await sql.prepared("screen-insert", INSERT, [items]);
+      else {
+        await sql.prepared("screen-insert-events", INSERT_WITH_EVENTS, [
+          items,
+          JSON.stringify(eventItems(events)),
+        ]);
+      }
       return ids;
     },
 

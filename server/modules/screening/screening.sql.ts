@@ -117,6 +117,7 @@ export type InsertItem = {
   collectIp: string | null;
   signals: unknown;
   unavailable: unknown;
+  allowed: unknown;
   subject: string | null;
   user: string | null;
   card: string | null;
@@ -132,14 +133,14 @@ const screeningsOf = (param: string) => `
     SELECT * FROM jsonb_to_recordset(${param}::jsonb) AS x(id text, "accountId" text,
       "createdAt" timestamp, type text, "userId" text, email text, ip text, country text,
       decision text, score int, rules text[], reasons jsonb, monitored jsonb, input jsonb,
-      "collectIp" text, signals jsonb, unavailable jsonb, subject text, "user" text, card text,
-      promo text, blocked boolean, ids jsonb)
+      "collectIp" text, signals jsonb, unavailable jsonb, allowed jsonb, subject text,
+      "user" text, card text, promo text, blocked boolean, ids jsonb)
   ), s AS (
     INSERT INTO "Screening" ("id", "accountId", "createdAt", "type", "userId", "email", "ip",
       "country", "decision", "score", "rules", "reasons", "monitored", "input", "collectIp",
-      "signals", "unavailable")
+      "signals", "unavailable", "allowed")
     SELECT id, "accountId", "createdAt", type, "userId", email, ip, country, decision, score,
-      rules, reasons, monitored, input, "collectIp", signals, unavailable
+      rules, reasons, monitored, input, "collectIp", signals, unavailable, allowed
     FROM x
   )`;
 
@@ -155,11 +156,44 @@ const IDENTITIES = `
 export const INSERT = `WITH ${screeningsOf("$1")} ${IDENTITIES}`;
 
 /**
+ * One decision event of a screening in the batch (screening.blocked, screening.review), as
+ * DELIVERIES reads it: account, event id, type, body as sent, and when.
+ */
+export type EventItem = { a: string; e: string; t: string; b: string; at: string };
+
+/**
+ * The deliveries of the events in JSON array `param`: one per endpoint of the account that
+ * wants the event's type and is not disabled, as the outbox stages them
+ * (webhooks.repository.ts, stage). The endpoints are read in the statement, so one removed
+ * meanwhile is not delivered to and cannot fail the batch.
+ */
+const deliveriesOf = (param: string) => `
+  INSERT INTO "WebhookDelivery" ("id", "accountId", "endpointId", "eventId", "eventType",
+    "body", "nextAttemptAt", "createdAt")
+  SELECT gen_random_uuid()::text, ev.a, w."id", ev.e, ev.t, ev.b, ev.at, ev.at
+  FROM jsonb_to_recordset(${param}::jsonb) AS ev(a text, e text, t text, b text, at timestamp)
+  JOIN "WebhookEndpoint" w ON w."accountId" = ev.a AND ev.t = ANY (w."events")
+    AND w."disabledAt" IS NULL`;
+
+/**
+ * INSERT, with the decision events of the batch's screenings ($2) stored by the same
+ * statement: the screenings and their events commit together or not at all. Only a batch
+ * with an event some endpoint wants takes it; every other keeps INSERT.
+ */
+export const INSERT_WITH_EVENTS = `WITH ${screeningsOf("$1")}, i AS (${IDENTITIES})
+  ${deliveriesOf("$2")}`;
+
+/**
  * One batch stored ($3, as INSERT) and the next one counted ($1 and $2, as COUNT), in one
  * statement: one round trip and one commit a cycle (screening-batches.ts). The count does not
  * see the rows stored beside it (one snapshot): the caller counts those from memory.
  */
 export const STORE_AND_COUNT = `WITH ${screeningsOf("$3")}, i AS (${IDENTITIES})
+  ${COUNT.trim()}`;
+
+/** STORE_AND_COUNT, with the stored batch's decision events ($4) as INSERT_WITH_EVENTS. */
+export const STORE_AND_COUNT_WITH_EVENTS = `WITH ${screeningsOf("$3")}, i AS (${IDENTITIES}),
+  e AS (${deliveriesOf("$4")})
   ${COUNT.trim()}`;
 
 /**

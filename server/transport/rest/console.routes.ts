@@ -5,6 +5,11 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
+import {
+  ZAllowEntryInput,
+  ZAllowEntryRef,
+  ZAllowEntryView,
+} from "../../../shared/schemas/allow-list.ts";
 import { ZApiKeyCreate, ZApiKeyCreated, ZApiKeyView } from "../../../shared/schemas/api-keys.ts";
 import { ZCredentials } from "../../../shared/schemas/auth.ts";
 import { ZBlocklist, ZBlocklistView } from "../../../shared/schemas/blocklist.ts";
@@ -145,6 +150,37 @@ export function consoleRouteTable(services: Services): Route[] {
       body: ZBlocklist,
       response: ZBlocklistView,
       handler: ({ body }, request) => caller(request).blocklist.put(body),
+    }),
+    route({
+      method: "GET",
+      url: "/allowlist",
+      tag: "allowlist",
+      summary: "Values always allowed, whatever the rules say (the block list still wins)",
+      auth: session,
+      response: ZAllowEntryView.array(),
+      handler: (_, request) => caller(request).allowList.list(),
+    }),
+    route({
+      method: "POST",
+      url: "/allowlist",
+      tag: "allowlist",
+      summary: "Allow a user id, email, email domain, device, card or address range",
+      auth: session,
+      body: ZAllowEntryInput,
+      response: ZAllowEntryView,
+      examples: { body: { kind: "email", value: "vip@example.com", note: "key account" } },
+      handler: ({ body }, request) => caller(request).allowList.add(body),
+    }),
+    route({
+      method: "DELETE",
+      url: "/allowlist/:id",
+      tag: "allowlist",
+      summary: "Remove an entry: screenings are judged by the rules alone again",
+      auth: session,
+      params: ZAllowEntryRef,
+      response: null,
+      errors: [404],
+      handler: ({ params }, request) => caller(request).allowList.remove({ id: params.id }),
     }),
     route({
       method: "GET",

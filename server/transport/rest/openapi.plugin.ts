@@ -16,7 +16,8 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
         title: "Warden API",
         version: "1",
         description:
-          "Screening (POST /api/v1/screen) with a secret API key; the browser collector " +
+          "Screening (POST /api/v1/screen) and the decision loop (labels; reading and settling " +
+          "a screening or a charge the rules sent to review) with a secret API key; the browser collector " +
           "(POST /api/v1/collect, called by /sdk/warden.js with a publishable key); and console configuration " +
           "for scripts and other backends with `Authorization: Bearer <token>` from " +
           "POST /api/auth/login.",

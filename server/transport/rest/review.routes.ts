@@ -1,11 +1,14 @@
 /**
  * The decision loop for a merchant's backend, with `Authorization: Bearer <secret API key>`:
- * POST /api/v1/labels, GET /api/v1/screenings/{id} and POST /api/v1/screenings/{id}/decision.
+ * POST /api/v1/labels, GET /api/v1/screenings/{id}, POST /api/v1/screenings/{id}/decision,
+ * and the same two for a charge the rules sent to review (/api/v1/charges/{id}).
  * One table row each, calling the same services as the typed client's procedures.
  */
 import type { FastifyInstance } from "fastify";
 import { ZLabelInput, ZLabelView } from "../../../shared/schemas/labels.ts";
 import {
+  ZChargeRef,
+  ZChargeReviewDetail,
   ZReviewDecisionInput,
   ZScreeningDetail,
   ZScreeningRef,
@@ -56,6 +59,31 @@ export function reviewRouteTable(services: Services): Route[] {
       examples: { body: { decision: "approve", note: "customer verified by phone" } },
       handler: ({ caller, params, body }) =>
         services.review.settle(caller.accountId, params.id, body, apiKeyLabeller(caller).who),
+    }),
+    route({
+      method: "GET",
+      url: "/v1/charges/:id",
+      tag: "decisions",
+      summary: "One charge's review: its state, the rules' reasons and its labels",
+      auth: "apiKey",
+      params: ZChargeRef,
+      response: ZChargeReviewDetail,
+      errors: [404],
+      handler: ({ caller, params }) => services.review.chargeDetail(caller.accountId, params.id),
+    }),
+    route({
+      method: "POST",
+      url: "/v1/charges/:id/decision",
+      tag: "decisions",
+      summary: "Settle a charge the rules sent to review: approve or deny, with an optional note",
+      auth: "apiKey",
+      params: ZChargeRef,
+      body: ZReviewDecisionInput,
+      response: ZChargeReviewDetail,
+      errors: [404, 409],
+      examples: { body: { decision: "deny", note: "card reported stolen" } },
+      handler: ({ caller, params, body }) =>
+        services.review.settleCharge(caller.accountId, params.id, body, apiKeyLabeller(caller).who),
     }),
   ];
 }

@@ -3,8 +3,11 @@
  * under a lease, and finishing them together with the charge they are about. Every finish
  * checks that the lease it was claimed with is still held, so a worker that lost its lease
  * (it ran too long, another instance claimed the action) never overwrites the other's result.
+ * An action done closes its charge's open review (denied by "rule") in the same statement,
+ * and stores its decision events, when asked, in the same transaction.
  */
 import type { PrismaClient, StripeAction } from "../../../db/generated/client.ts";
+import type { OutboxDb } from "../../webhooks/webhooks.types.ts";
 
 export type ActionOutcome =
   | { status: "done"; stripeObjectId: string | null }
@@ -15,6 +18,12 @@ export type ActionOutcome =
 export type FollowUpRefund = { idempotencyKey: string; note: string; dueAt: Date };
 
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
+/** What finishing an action did besides: the charge's review it closed (its email), if any. */
+export type Finished = { closedReview: { email: string | null; by: string } | null };
+
+/** The reviewer a rule's refund or cancel names when it closes a charge's open review. */
+export const RULE_REVIEWER = "rule";
 
 export function createStripeActionsRepository(prisma: PrismaClient) {
   /** Ends the action if this worker still holds the lease it claimed it with. */
@@ -48,40 +57,74 @@ export function createStripeActionsRepository(prisma: PrismaClient) {
     /**
      * Ends an action and mirrors its state on the charge, together; false (and nothing
      * written) when the lease was lost. A simulated action that is done changes the charge as
-     * Stripe's own refund would (charge.refunded): refunded in full. One statement, so one
-     * round trip and atomic by itself: as an interactive Prisma transaction (BEGIN, two
-     * updates, COMMIT) it was ~10% of the server's CPU in the webhook benchmark.
+     * Stripe's own refund would (charge.refunded): refunded in full. An action done also
+     * closes the charge's open review, denied by "rule" with the rule's reason as its note:
+     * the money it asked about is back with the customer (a failed action leaves it open for a
+     * person). One statement, so one round trip and atomic by itself: as an interactive Prisma
+     * transaction (BEGIN, two updates, COMMIT) it was ~10% of the server's CPU in the webhook
+     * benchmark. Only with `stage` (an endpoint wants the action's events) is it a
+     * transaction, and `stage` stores the events on it, so they commit with the action.
      */
-    async finishAction(action: StripeAction, outcome: ActionOutcome): Promise<boolean> {
+    async finishAction(
+      action: StripeAction,
+      outcome: ActionOutcome,
+      stage?: (db: OutboxDb, finished: Finished) => Promise<void>,
+    ): Promise<boolean> {
       const done = outcome.status === "done";
       const error = done ? null : outcome.error;
       const objectId = done ? outcome.stripeObjectId : null;
       const nextAttemptAt = "nextAttemptAt" in outcome ? outcome.nextAttemptAt : null;
       const refunded = done && action.kind === "refund";
       const simulated = done && action.simulated;
-      const [row] = await prisma.$queryRaw<{ held: number }[]>`
-        WITH released AS (
-          UPDATE "StripeAction" SET
-            "status" = ${outcome.status}::"StripeActionStatus",
-            "lastError" = ${error},
-            "stripeObjectId" = CASE WHEN ${done} THEN ${objectId} ELSE "stripeObjectId" END,
-            "nextAttemptAt" = COALESCE(${nextAttemptAt}, "nextAttemptAt"),
-            "lockedUntil" = NULL,
-            "updatedAt" = now()
-          WHERE "id" = ${action.id} AND "lockedUntil" = ${action.lockedUntil}
-          RETURNING "accountId", "chargeId"
-        ), mirrored AS (
-          UPDATE "Transaction" AS t SET
-            "actionStatus" = ${outcome.status},
-            "actionError" = ${error},
-            "refunded" = t."refunded" OR ${refunded} OR ${simulated},
-            "amountRefunded" = CASE WHEN ${simulated} THEN t."amount" ELSE t."amountRefunded" END,
-            "updatedAt" = now()
-          FROM released
-          WHERE t."accountId" = released."accountId" AND t."chargeId" = released."chargeId"
-        )
-        SELECT count(*)::int AS held FROM released`;
-      return Number(row?.held ?? 0) === 1;
+      const finish = async (db: OutboxDb | PrismaClient) => {
+        // `closing` locks the charge's row while its review is open: a person's settle racing
+        // this one is waited for and then seen, so the review is closed (and reported) once.
+        const [row] = await db.$queryRaw<{ held: number; closed: boolean; email: string | null }[]>`
+          WITH released AS (
+            UPDATE "StripeAction" SET
+              "status" = ${outcome.status}::"StripeActionStatus",
+              "lastError" = ${error},
+              "stripeObjectId" = CASE WHEN ${done} THEN ${objectId} ELSE "stripeObjectId" END,
+              "nextAttemptAt" = COALESCE(${nextAttemptAt}, "nextAttemptAt"),
+              "lockedUntil" = NULL,
+              "updatedAt" = now()
+            WHERE "id" = ${action.id} AND "lockedUntil" = ${action.lockedUntil}
+            RETURNING "accountId", "chargeId"
+          ), closing AS (
+            SELECT t."chargeId", t."email" FROM "Transaction" AS t, released
+            WHERE ${done} AND t."accountId" = released."accountId"
+              AND t."chargeId" = released."chargeId" AND t."reviewStatus" = 'open'
+            FOR UPDATE OF t
+          ), mirrored AS (
+            UPDATE "Transaction" AS t SET
+              "actionStatus" = ${outcome.status},
+              "actionError" = ${error},
+              "refunded" = t."refunded" OR ${refunded} OR ${simulated},
+              "amountRefunded" = CASE WHEN ${simulated} THEN t."amount" ELSE t."amountRefunded" END,
+              "reviewStatus" = CASE WHEN closing."chargeId" IS NULL THEN t."reviewStatus"
+                ELSE 'denied' END,
+              "reviewedAt" = CASE WHEN closing."chargeId" IS NULL THEN t."reviewedAt" ELSE now() END,
+              "reviewedBy" = CASE WHEN closing."chargeId" IS NULL THEN t."reviewedBy"
+                ELSE ${RULE_REVIEWER} END,
+              "reviewNote" = CASE WHEN closing."chargeId" IS NULL THEN t."reviewNote"
+                ELSE ${action.reason} END,
+              "updatedAt" = now()
+            FROM released LEFT JOIN closing ON true
+            WHERE t."accountId" = released."accountId" AND t."chargeId" = released."chargeId"
+          )
+          SELECT (SELECT count(*) FROM released)::int AS held,
+            EXISTS (SELECT 1 FROM closing) AS closed, (SELECT "email" FROM closing) AS "email"`;
+        return {
+          held: Number(row?.held ?? 0) === 1,
+          finished: { closedReview: row?.closed ? { email: row.email, by: RULE_REVIEWER } : null },
+        };
+      };
+      if (!stage) return (await finish(prisma)).held;
+      return prisma.$transaction(async (tx) => {
+        const { held, finished } = await finish(tx);
+        if (held) await stage(tx, finished);
+        return held;
+      });
     },
 
     /**

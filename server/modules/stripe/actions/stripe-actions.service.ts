@@ -16,7 +16,8 @@ import {
   type StripeClientFactory,
   type StripeCredentials,
 } from "../../../lib/stripe-client.ts";
-import type { StripeActionsRepository } from "./stripe-actions.repository.ts";
+import type { DecisionEvent, EventOutbox } from "../../webhooks/webhooks.types.ts";
+import type { Finished, StripeActionsRepository } from "./stripe-actions.repository.ts";
 
 const BATCH = 10;
 /** A claimed batch is run one call at a time: the lease covers every call timing out. */
@@ -37,8 +38,15 @@ type Deps = {
   now: () => Date;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   pollMs?: number;
-  /** Told of each refund or cancellation once it is done (decision webhooks). */
-  onDone?: (action: StripeAction, stripeObjectId: string | null) => void;
+  /**
+   * The decision events of an action done (charge.refunded_by_rule, and review.denied when it
+   * closed the charge's review), stored in the transaction that records it done; null when no
+   * endpoint of the account wants them (then no transaction: one statement).
+   */
+  eventsOf?: (
+    action: StripeAction,
+  ) => Promise<((done: Finished & { stripeObjectId: string | null }) => DecisionEvent[]) | null>;
+  outbox?: EventOutbox;
 };
 
 export const NOT_CONNECTED =
@@ -70,11 +78,18 @@ export function createStripeActionsService({
   now,
   log,
   pollMs = 5000,
-  onDone,
+  eventsOf,
+  outbox,
 }: Deps) {
   async function done(action: StripeAction, stripeObjectId: string | null): Promise<void> {
-    await repo.finishAction(action, { status: "done", stripeObjectId });
-    onDone?.(action, stripeObjectId);
+    const events = outbox && eventsOf ? await eventsOf(action) : null;
+    const stage =
+      outbox && events
+        ? (db: Parameters<EventOutbox["stage"]>[0], finished: Finished) =>
+            outbox.stage(db, action.accountId, events({ ...finished, stripeObjectId }))
+        : undefined;
+    const held = await repo.finishAction(action, { status: "done", stripeObjectId }, stage);
+    if (held && stage) outbox?.kick();
   }
 
   async function call(stripe: Stripe, action: StripeAction): Promise<string> {

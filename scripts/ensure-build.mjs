@@ -7,6 +7,9 @@
  *   template  dist/db-template, a migrated embedded data dir: an empty DATA_DIR starts as a
  *             copy of it instead of initdb and every migration
  * Plain JavaScript, so it needs no TypeScript loader. `npm install` runs it too (postinstall).
+ * Before anything else it checks the Node version (scripts/lib/node-version.mjs): an older
+ * Node than `engines` allows stops here with one line, so this file keeps to syntax old Nodes
+ * parse.
  * A failed server or template build is not fatal: `npm start` then runs the sources with tsx
  * and an empty data dir is migrated as before.
  */
@@ -23,6 +26,19 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join, relative } from "node:path";
+import { unsupportedNodeLine } from "./lib/node-version.mjs";
+
+// First of all, before any build: on a Node older than `engines` allows (the server and its
+// build tools would fail in confusing ways, or not at all), say which Node to get, and stop.
+const tooOld = unsupportedNodeLine(
+  process.versions.node,
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).engines.node,
+  readOptional(new URL("../.nvmrc", import.meta.url)),
+);
+if (tooOld) {
+  console.error(tooOld);
+  process.exit(1);
+}
 
 const root = join(import.meta.dirname, "..");
 const STAMP = join(root, "dist", ".build-stamp.json");
@@ -104,6 +120,14 @@ function inputsHash(inputs) {
       .update("\0");
   }
   return hash.digest("hex");
+}
+
+function readOptional(file) {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
 }
 
 function readStamps() {

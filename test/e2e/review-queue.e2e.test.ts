@@ -3,10 +3,15 @@
  * oldest first with the identity they share, approve from the keyboard, deny with a note,
  * a label from the queue, and the page at 375 px; a charge the rules review (delivered as a
  * signed Stripe webhook) in the queue and its Kind filter, and a label from a dashboard row.
+ * A settle waits out its undo window (UNDO_MS) before the server hears of it: Undo (or u)
+ * within it sends nothing, and the next settle, leaving the page or closing the tab send it
+ * at once; the server's state is read back through the merchant's API.
  */
 import type { Page } from "playwright-core";
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UNDO_MS } from "../../client/src/features/review/use-pending-settle.ts";
+import type { ScreeningDetail } from "../../shared/schemas/review.ts";
 import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
 import { screenshot } from "../helpers/browser.ts";
 import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
@@ -16,6 +21,8 @@ import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
 import type { TestApp } from "../helpers/test-app.ts";
 
 const BOT = "python-requests/2.31";
+/** How long a settle may take to reach the database once its undo window has passed. */
+const SETTLED = { timeout: UNDO_MS + 5_000 };
 
 describe("review queue in Chromium", () => {
   let t: TestApp;
@@ -55,6 +62,8 @@ describe("review queue in Chromium", () => {
   const status = async (id: string | undefined) =>
     (await t.prisma.screening.findUniqueOrThrow({ where: { id } })).reviewStatus;
   const card = (id: string | undefined) => page.locator(`li.rv-card[data-id="${id}"]`);
+  /** The status line of the queue (the toast with Undo). */
+  const toast = () => page.locator(".rv-toast[role=status]");
 
   it("shows the open count and the items oldest first, with what they share", async () => {
     await page.goto(`${t.baseUrl}/homepage/review`);
@@ -82,12 +91,16 @@ describe("review queue in Chromium", () => {
     await page.keyboard.press("j");
     await expect.poll(() => card(ids[1]).getAttribute("aria-current")).toBe("true");
     await page.keyboard.press("a");
-    await expect.poll(() => status(ids[1])).toBe("approved");
-    await card(ids[1]).waitFor({ state: "detached" });
+    await card(ids[1]).waitFor({ state: "detached", timeout: 1000 });
+    expect(await toast().innerText()).toContain("Approved request from user u-second.");
+    await expect.poll(() => status(ids[1]), SETTLED).toBe("approved");
 
+    // The buttons wait out the same window.
     await card(ids[2]).getByLabel("Note").fill("same device as a fraud");
     await card(ids[2]).getByRole("button", { name: "Deny" }).click();
-    await expect.poll(() => status(ids[2])).toBe("denied");
+    await card(ids[2]).waitFor({ state: "detached", timeout: 1000 });
+    expect(await toast().innerText()).toContain("Denied request from user u-third.");
+    await expect.poll(() => status(ids[2]), SETTLED).toBe("denied");
     const denied = await t.prisma.screening.findUniqueOrThrow({ where: { id: ids[2] } });
     expect(denied).toMatchObject({
       reviewedBy: merchant.email,
@@ -126,6 +139,17 @@ describe("review queue in Chromium", () => {
     await always.check();
     await card(ids[0]).getByRole("button", { name: "Approve" }).click();
     await page.getByText("Nothing to review.").waitFor();
+    // The status line fits the screen above the bottom tab bar, its Undo within reach.
+    const undo = await toast().getByRole("button", { name: "Undo" }).boundingBox();
+    const tabs = await page.getByRole("navigation", { name: "Console" }).boundingBox();
+    expect(undo && tabs && undo.y + undo.height <= tabs.y, JSON.stringify({ undo, tabs })).toBe(
+      true,
+    );
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      375,
+    );
+    await screenshot(page, "review-undo-375");
+    await expect.poll(() => status(ids[0]), SETTLED).toBe("approved");
   });
 
   it("lists the user approved with always allow beside the block lists, and lets them through", async () => {
@@ -228,7 +252,7 @@ describe("review queue in Chromium", () => {
 
       await card(charge.id).getByLabel("Note").fill("customer called");
       await card(charge.id).getByRole("button", { name: "Approve" }).click();
-      await expect.poll(async () => (await charges()).reviewStatus).toBe("approved");
+      await expect.poll(async () => (await charges()).reviewStatus, SETTLED).toBe("approved");
       expect(await charges()).toMatchObject({
         reviewedBy: merchant.email,
         reviewNote: "customer called",
@@ -252,6 +276,127 @@ describe("review queue in Chromium", () => {
       const stored = await t.prisma.label.findMany({ where: { subjectId: charge.id } });
       expect(stored).toMatchObject([{ label: "fraud", source: "person", subjectKind: "charge" }]);
       await screenshot(page, "dashboard-label");
+    });
+  });
+
+  describe("undo", () => {
+    const undoIds: string[] = [];
+    /** The review state the merchant's API reports for a screening. */
+    const apiStatus = async (id: string | undefined) => {
+      const res = await backend.client.json<ScreeningDetail>(`/api/v1/screenings/${id}`);
+      expect(res.status).toBe(200);
+      return res.body.review?.status;
+    };
+    /** Selects an item by clicking its title (keys act on the selected item). */
+    const select = async (id: string | undefined) => {
+      await card(id).locator(".rv-head strong").click();
+      await expect.poll(() => card(id).getAttribute("aria-current")).toBe("true");
+    };
+
+    beforeAll(async () => {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      for (const user of ["u-undo-1", "u-undo-2", "u-undo-3", "u-undo-4", "u-undo-5"]) {
+        t.clock.advance(1000);
+        const answer = await backend.decide({ type: "request", user_agent: BOT, user_id: user });
+        expect(answer.decision).toBe("review");
+        undoIds.push(answer.id);
+      }
+    });
+
+    it("d shows what it did with an Undo; Undo puts the item back and nothing is sent", async () => {
+      await page.goto(`${t.baseUrl}/homepage/review`);
+      await select(undoIds[0]);
+      await page.keyboard.press("d");
+      // The item leaves the list at once, and the status line says what happened.
+      await card(undoIds[0]).waitFor({ state: "detached", timeout: 1000 });
+      const line = toast();
+      expect(await line.innerText()).toMatch(/^Denied request from user u-undo-1\.\s*Undo$/);
+      expect(await apiStatus(undoIds[0])).toBe("open");
+      await screenshot(page, "review-undo");
+
+      await line.getByRole("button", { name: "Undo" }).click();
+      await card(undoIds[0]).waitFor();
+      expect(await card(undoIds[0]).getAttribute("aria-current")).toBe("true");
+      expect(await line.innerText()).toBe(
+        "Undone: request from user u-undo-1 is back in the queue.",
+      );
+      // Well past the window, the server still has no decision, and the item is still listed.
+      await page.waitForTimeout(UNDO_MS + 1500);
+      expect(await apiStatus(undoIds[0])).toBe("open");
+      await card(undoIds[0]).waitFor({ timeout: 1000 });
+    });
+
+    it("u takes a denial back; one let stand is sent when the window has passed", async () => {
+      await select(undoIds[0]);
+      await page.keyboard.press("d");
+      await card(undoIds[0]).waitFor({ state: "detached", timeout: 1000 });
+      await page.keyboard.press("u");
+      await card(undoIds[0]).waitFor({ timeout: 1000 });
+      expect(await toast().innerText()).toContain("Undone:");
+
+      await page.keyboard.press("d");
+      const pressed = Date.now();
+      await card(undoIds[0]).waitFor({ state: "detached", timeout: 1000 });
+      expect(await apiStatus(undoIds[0])).toBe("open");
+      await expect.poll(() => apiStatus(undoIds[0]), SETTLED).toBe("denied");
+      expect(Date.now() - pressed).toBeGreaterThanOrEqual(UNDO_MS - 500);
+      // The Undo is gone once it is sent, and the line clears a while later.
+      await toast().getByRole("button", { name: "Undo" }).waitFor({ state: "detached" });
+      await expect.poll(() => toast().innerText(), SETTLED).toBe("");
+    });
+
+    it("the next settle and leaving the page send the pending one at once", async () => {
+      await select(undoIds[1]);
+      await page.keyboard.press("d");
+      await card(undoIds[1]).waitFor({ state: "detached", timeout: 1000 });
+      // The selection stays in place, on the next item.
+      await expect.poll(() => card(undoIds[2]).getAttribute("aria-current")).toBe("true");
+      const next = Date.now();
+      await page.keyboard.press("a");
+      await expect.poll(() => apiStatus(undoIds[1]), { timeout: UNDO_MS - 1000 }).toBe("denied");
+      expect(Date.now() - next).toBeLessThan(UNDO_MS);
+      expect(await apiStatus(undoIds[2])).toBe("open");
+
+      const left = Date.now();
+      await page
+        .getByRole("navigation", { name: "Console" })
+        .getByRole("link", { name: "Screenings" })
+        .click();
+      await page.getByRole("heading", { name: "Screenings" }).waitFor();
+      await expect.poll(() => apiStatus(undoIds[2]), { timeout: UNDO_MS - 1000 }).toBe("approved");
+      expect(Date.now() - left).toBeLessThan(UNDO_MS);
+    });
+
+    it("closing the tab sends the pending one at once", async () => {
+      const other = await browser.newPage();
+      await other.goto(`${t.baseUrl}/homepage/review`);
+      await other.locator(`li.rv-card[data-id="${undoIds[3]}"] .rv-head strong`).click();
+      await other.keyboard.press("d");
+      await other.locator(".rv-toast[role=status]").getByRole("button", { name: "Undo" }).waitFor();
+      const closed = Date.now();
+      await other.close({ runBeforeUnload: true });
+      await expect.poll(() => apiStatus(undoIds[3]), { timeout: UNDO_MS - 1000 }).toBe("denied");
+      expect(Date.now() - closed).toBeLessThan(UNDO_MS);
+    });
+
+    it("says so when the server refuses a settle it held, and drops the item settled elsewhere", async () => {
+      await page.goto(`${t.baseUrl}/homepage/review`);
+      await select(undoIds[4]);
+      await page.keyboard.press("a");
+      await card(undoIds[4]).waitFor({ state: "detached", timeout: 1000 });
+      // The merchant's backend denies it within the window.
+      const denied = await backend.client.json(`/api/v1/screenings/${undoIds[4]}/decision`, {
+        body: { decision: "deny", note: "from the backend" },
+      });
+      expect(denied.status).toBe(200);
+      const alert = page.getByRole("alert");
+      await alert.waitFor(SETTLED);
+      expect(await alert.innerText()).toMatch(
+        new RegExp(`^Screening ${undoIds[4]} was already denied by `),
+      );
+      await page.waitForTimeout(500);
+      expect(await card(undoIds[4]).count()).toBe(0);
+      expect(await apiStatus(undoIds[4])).toBe("denied");
     });
   });
 });

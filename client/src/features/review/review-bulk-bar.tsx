@@ -10,10 +10,13 @@ export function BulkBar({
   filters,
   shown,
   more,
+  beforeRun,
 }: {
   filters: ReviewFilters;
   shown: number;
   more: boolean;
+  /** Sends the one settle still in its undo window first, so the two cannot collide. */
+  beforeRun(): Promise<void>;
 }) {
   const trpc = useTRPC();
   const invalidate = useInvalidateQueue();
@@ -27,8 +30,9 @@ export function BulkBar({
     }),
   );
   const what = more ? `all ${shown}+ matching` : `all ${shown} matching`;
-  const run = (decision: "approve" | "deny") => {
+  const run = async (decision: "approve" | "deny") => {
     if (window.confirm(`${decision === "approve" ? "Approve" : "Deny"} ${what} items?`)) {
+      await beforeRun();
       bulk.mutate({ filters, decision });
     }
   };
@@ -41,7 +45,7 @@ export function BulkBar({
           type="button"
           className="secondary"
           disabled={bulk.isPending}
-          onClick={() => run(decision)}
+          onClick={() => void run(decision)}
         >
           {decision === "approve" ? "Approve all" : "Deny all"}
         </button>

@@ -1,6 +1,7 @@
 /**
  * One item of the review queue: what it is, its reasons, what it shares with earlier events,
- * its label, and Approve / Deny with a note (and "always allow this user").
+ * its label, and Approve / Deny with a note (and "always allow this user"); the page holds
+ * either for a few seconds with an Undo before it is sent (use-pending-settle.ts).
  */
 import { useMutation } from "@tanstack/react-query";
 import type { ReviewItem } from "../../../../shared/schemas/review.ts";
@@ -14,7 +15,6 @@ export function ReviewCard(props: {
   item: ReviewItem;
   selected: boolean;
   note: string;
-  busy: boolean;
   alwaysAllow: boolean;
   onAlwaysAllow(on: boolean): void;
   onNote(note: string): void;
@@ -78,15 +78,10 @@ export function ReviewCard(props: {
             Always allow this user
           </label>
         )}
-        <button type="button" disabled={props.busy} onClick={() => props.onDecide("approve")}>
+        <button type="button" onClick={() => props.onDecide("approve")}>
           Approve
         </button>
-        <button
-          type="button"
-          className="danger"
-          disabled={props.busy}
-          onClick={() => props.onDecide("deny")}
-        >
+        <button type="button" className="danger" onClick={() => props.onDecide("deny")}>
           Deny
         </button>
       </div>

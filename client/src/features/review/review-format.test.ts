@@ -4,8 +4,10 @@ import {
   formatOpenCount,
   isTyping,
   itemTitle,
+  settledSentence,
   sharedSentence,
   step,
+  undoneSentence,
 } from "./review-format.ts";
 
 describe("review format", () => {
@@ -51,6 +53,35 @@ describe("review format", () => {
     [{ type: null, charge: { amount: 49.5, currency: "eur" } }, "charge 49.50 EUR"],
   ] as const)("titles %j as %s", (item, text) => {
     expect(itemTitle(item)).toBe(text);
+  });
+
+  const screening = {
+    type: "trial_start",
+    charge: null,
+    user_id: "u_123",
+    email: "a@b.co",
+  } as const;
+  it.each([
+    [screening, "deny", "Denied trial start from user u_123"],
+    [{ ...screening, user_id: null }, "approve", "Approved trial start from a@b.co"],
+    [
+      { ...screening, user_id: null, email: null },
+      "deny",
+      "Denied trial start from an unknown user",
+    ],
+    [
+      { type: null, charge: { amount: 49, currency: "usd" }, user_id: null, email: "c@d.co" },
+      "approve",
+      "Approved charge 49.00 USD from c@d.co",
+    ],
+  ] as const)("words settling %j with %s as %s", (item, decision, text) => {
+    expect(settledSentence(item, decision)).toBe(text);
+  });
+
+  it("words an undo", () => {
+    expect(undoneSentence(screening)).toBe(
+      "Undone: trial start from user u_123 is back in the queue",
+    );
   });
 
   it("leaves keys typed into a form field alone", () => {

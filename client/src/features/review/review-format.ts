@@ -48,3 +48,24 @@ export function itemTitle(item: Pick<ReviewItem, "type" | "charge">): string {
   }
   return (item.type ?? "event").replaceAll("_", " ");
 }
+
+/** Whom an item is about: "user u_123", else the email, else "an unknown user". */
+function whose(item: Pick<ReviewItem, "user_id" | "email">): string {
+  if (item.user_id) return `user ${item.user_id}`;
+  return item.email ?? "an unknown user";
+}
+
+/** What a settle did, as the status line says it: "Denied trial start from user u_123". */
+export function settledSentence(
+  item: Pick<ReviewItem, "type" | "charge" | "user_id" | "email">,
+  decision: "approve" | "deny",
+): string {
+  return `${decision === "approve" ? "Approved" : "Denied"} ${itemTitle(item)} from ${whose(item)}`;
+}
+
+/** After Undo: "Undone: trial start from user u_123 is back in the queue". */
+export function undoneSentence(
+  item: Pick<ReviewItem, "type" | "charge" | "user_id" | "email">,
+): string {
+  return `Undone: ${itemTitle(item)} from ${whose(item)} is back in the queue`;
+}

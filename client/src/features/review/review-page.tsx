@@ -1,10 +1,11 @@
 /**
  * The review queue: every open `review`, oldest first, with its reasons and what it shares
  * with earlier events. Approve / Deny with an optional note; j / k move, a / d settle the
- * selected item; filters by rule, kind (screening or charge), screening type and age, and a
- * bulk action for the filtered set.
+ * selected item, each held for a few seconds with an Undo (u) before it is sent; filters by
+ * rule, kind (screening or charge), screening type and age, and a bulk action for the
+ * filtered set.
  */
-import { useInfiniteQuery, useMutation } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import type { ReviewFilters, ReviewItem } from "../../../../shared/schemas/review.ts";
 import { LoadMore } from "../../components/load-more.tsx";
@@ -14,11 +15,14 @@ import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { BulkBar } from "./review-bulk-bar.tsx";
 import { ReviewCard } from "./review-card.tsx";
 import { QueueFilters } from "./review-filters.tsx";
+import { UndoStatus } from "./undo-status.tsx";
 import { useInvalidateQueue } from "./use-invalidate-queue.ts";
+import { UNDO_MS, usePendingSettle } from "./use-pending-settle.ts";
 import { useQueueKeys } from "./use-queue-keys.ts";
 import "./review.css";
 
 const PAGE_SIZE = 50;
+const UNDO_SECONDS = UNDO_MS / 1000;
 
 export default function ReviewPage() {
   return (
@@ -43,32 +47,43 @@ function Queue() {
       { getNextPageParam: (page) => page.nextCursor ?? undefined, staleTime: 0 },
     ),
   );
-  const items = list.data?.pages.flatMap((page) => page.items) ?? [];
-  const settle = useMutation(
-    trpc.review.settle.mutationOptions({
-      onSuccess: () => {
-        setError(null);
-        return invalidate();
-      },
-      onError: (e) => setError(errorMessage(e)),
-    }),
-  );
+  const settle = usePendingSettle({
+    onSent: () => {
+      setError(null);
+      return invalidate();
+    },
+    // Refused (say, another person settled it first): the error, and the queue read again.
+    onError: (message) => {
+      setError(message);
+      return invalidate();
+    },
+  });
+  // A settled item leaves the list at once; the server hears of it when the undo window ends.
+  const all = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const items = all.filter((item) => !settle.hidden.has(item.id));
+  const { stage, undo } = settle;
   const decide = useCallback(
     (item: ReviewItem | undefined, decision: "approve" | "deny") => {
-      if (!item || settle.isPending) return;
-      settle.mutate({
-        id: item.id,
-        kind: item.kind,
-        decision,
-        note: notes[item.id] || undefined,
-        always_allow: decision === "approve" && alwaysAllow[item.id] ? true : undefined,
-      });
+      if (!item) return;
+      stage({ item, decision, note: notes[item.id], alwaysAllow: alwaysAllow[item.id] });
     },
-    [settle, notes, alwaysAllow],
+    [stage, notes, alwaysAllow],
   );
+  // Undo puts the item back where it was and selects it again.
+  const undoLast = useCallback(() => {
+    const back = undo();
+    if (!back) return;
+    const shown = all.filter((item) => item.id === back.id || !settle.hidden.has(item.id));
+    setSelected(
+      Math.max(
+        0,
+        shown.findIndex((item) => item.id === back.id),
+      ),
+    );
+  }, [undo, all, settle.hidden]);
 
   const current = Math.min(selected, Math.max(0, items.length - 1));
-  useQueueKeys(items, current, setSelected, decide);
+  useQueueKeys(items, current, setSelected, decide, undoLast);
 
   return (
     <section aria-label="Review queue">
@@ -80,8 +95,10 @@ function Queue() {
         }}
       />
       <p className="rv-help">
-        Keys: <kbd>j</kbd>/<kbd>k</kbd> next / previous, <kbd>a</kbd> approve, <kbd>d</kbd> deny.
+        Keys: <kbd>j</kbd>/<kbd>k</kbd> next / previous, <kbd>a</kbd> approve, <kbd>d</kbd> deny,{" "}
+        <kbd>u</kbd> undo (for {UNDO_SECONDS} seconds, before anything is sent).
       </p>
+      <UndoStatus status={settle.status} onUndo={undoLast} />
       {error && (
         <p className="message error" role="alert">
           {error}
@@ -97,7 +114,12 @@ function Queue() {
         </p>
       ) : (
         <>
-          <BulkBar filters={filters} shown={items.length} more={list.hasNextPage} />
+          <BulkBar
+            filters={filters}
+            shown={items.length}
+            more={list.hasNextPage}
+            beforeRun={settle.flush}
+          />
           <ol className="rv-list">
             {items.map((item, index) => (
               <ReviewCard
@@ -110,7 +132,6 @@ function Queue() {
                 onAlwaysAllow={(on) => setAlwaysAllow((a) => ({ ...a, [item.id]: on }))}
                 onSelect={() => setSelected(index)}
                 onDecide={(decision) => decide(item, decision)}
-                busy={settle.isPending}
               />
             ))}
           </ol>

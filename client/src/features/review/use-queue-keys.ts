@@ -1,6 +1,7 @@
 /**
  * The review queue's keys: j / k select the next or previous item, a / d approve or deny the
- * selected one (not while typing in a field); the selected item is scrolled into view.
+ * selected one, u undoes that while it is pending (not while typing in a field); the selected
+ * item is scrolled into view.
  */
 import { type Dispatch, type SetStateAction, useEffect, useRef } from "react";
 import type { ReviewItem } from "../../../../shared/schemas/review.ts";
@@ -11,6 +12,7 @@ export function useQueueKeys(
   current: number,
   setSelected: Dispatch<SetStateAction<number>>,
   decide: (item: ReviewItem | undefined, decision: "approve" | "deny") => void,
+  undo: () => void,
 ) {
   const itemsRef = useRef(items);
   itemsRef.current = items;
@@ -24,12 +26,13 @@ export function useQueueKeys(
       else if (event.key === "k") setSelected((i) => step(i, -1, current.length));
       else if (event.key === "a") decide(current[selectedRef.current], "approve");
       else if (event.key === "d") decide(current[selectedRef.current], "deny");
+      else if (event.key === "u") undo();
       else return;
       event.preventDefault();
     }
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [decide, setSelected]);
+  }, [decide, undo, setSelected]);
   const currentId = items[current]?.id;
   useEffect(() => {
     if (currentId)

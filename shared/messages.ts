@@ -32,7 +32,7 @@ export const MESSAGES = {
   waitlistTooManyRequests:
     "Too many attempts from your network. Please wait a minute and try again.",
   settingsSaved: "Settings saved!",
-  loadingBlocklist: "Loading blocklist…",
+  loadingBlocklist: "Loading block lists…",
   blocklistNote:
     "Users with emails from blocked providers are blocked at checkout, and blocked countries are blocked for payments.",
 } as const;

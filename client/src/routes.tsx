@@ -58,7 +58,13 @@ export const router = createBrowserRouter([
             path: "settings",
             lazy: lazyPage(() => import("./features/settings/settings-page.tsx")),
           },
-          { path: "*", element: <Navigate to="/homepage/dashboard" replace /> },
+          // An unknown console path says so; sending it to the dashboard hid the mistake.
+          {
+            path: "*",
+            lazy: async () => ({
+              Component: (await import("./components/not-found-page.tsx")).ConsoleNotFound,
+            }),
+          },
         ],
       },
       { path: "*", lazy: lazyPage(() => import("./components/not-found-page.tsx")) },

@@ -95,7 +95,7 @@ describe("console configuration in Chromium", () => {
 
   it("adds a custom provider trimmed and lowercased, once", async () => {
     await page.goto(`${t.baseUrl}/homepage/block-lists`);
-    await page.getByRole("heading", { name: "Blocklists" }).waitFor();
+    await page.getByRole("heading", { name: "Block lists" }).waitFor();
     await page.getByText(MESSAGES.blocklistNote).waitFor();
     const input = page.getByLabel("Custom domain");
     const add = page.getByRole("button", { name: "Add", exact: true });
@@ -127,7 +127,7 @@ describe("console configuration in Chromium", () => {
     const france = countries.getByRole("checkbox", { name: "France FR" });
     await saved("blocklist", () => france.check());
     await page.reload();
-    await page.getByRole("heading", { name: "Country Blocklist" }).waitFor();
+    await page.getByRole("heading", { name: "Country block list" }).waitFor();
     expect(await page.getByRole("checkbox", { name: "France FR" }).isChecked()).toBe(true);
     expect(await page.getByRole("checkbox", { name: "Germany DE" }).isChecked()).toBe(false);
     expect((await merchant.api.json("/api/blocklist")).body).toMatchObject({ countries: ["FR"] });

@@ -18,7 +18,7 @@ import "../../components/console.css";
 export default function BlockListsPage() {
   return (
     <SignedIn>
-      <h1>Blocklists</h1>
+      <h1>Block lists</h1>
       <p className="config-note">{MESSAGES.blocklistNote}</p>
       <BlocklistEditor />
       <AllowListSection />
@@ -43,7 +43,7 @@ function BlocklistEditor() {
   const [draftError, setDraftError] = useState<string | null>(null);
   const [filter, setFilter] = useState("");
 
-  if (query.isError) return <LoadError what="your blocklist" error={errorMessage(query.error)} />;
+  if (query.isError) return <LoadError what="your block lists" error={errorMessage(query.error)} />;
   const value = blocklist.value;
   if (!value) return <p className="loading">{MESSAGES.loadingBlocklist}</p>;
   const busy = blocklist.saving;
@@ -147,7 +147,7 @@ function BlocklistEditor() {
       </section>
 
       <section className="config-section" aria-labelledby="countries-title">
-        <h2 id="countries-title">Country Blocklist</h2>
+        <h2 id="countries-title">Country block list</h2>
         <p className="config-note">
           {value.countries.length === 0
             ? "No countries blocked."

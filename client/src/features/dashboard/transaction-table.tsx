@@ -1,5 +1,7 @@
+/** The dashboard's transactions: the spec's table, and on phones (dashboard.css) a card per row, outcome first. */
 import { Fragment, useState } from "react";
 import type { DashboardRow } from "../../../../shared/schemas/transaction.ts";
+import { Breakable } from "../../components/breakable.tsx";
 import { LabelButtons } from "../review/label-buttons.tsx";
 import {
   formatAction,
@@ -79,7 +81,7 @@ function TransactionRow({
   const action = row.action && formatAction(row.action);
   return (
     <tr data-charge={row.id} className={open ? "open" : undefined}>
-      <td>
+      <td className="tx-id">
         {/* Its arrow is drawn by CSS, so the cell's text stays the charge id (spec §2). */}
         <button
           type="button"
@@ -99,26 +101,28 @@ function TransactionRow({
           <code title={row.id}>{row.id}</code>
         </a>
       </td>
-      <td className="num">{formatAmount(row.amount)}</td>
-      <td>{formatCurrency(row.currency)}</td>
-      <td>{row.email || "-"}</td>
-      <td>
+      <td className="num tx-amount">{formatAmount(row.amount)}</td>
+      <td className="tx-currency">{formatCurrency(row.currency)}</td>
+      <td className="tx-email">{row.email ? <Breakable value={row.email} /> : "-"}</td>
+      <td className="tx-created">
         <time dateTime={new Date(row.created * 1000).toISOString()}>
           {formatCreated(row.created)}
         </time>
       </td>
-      <td>
+      <td className="tx-outcome">
         <span className={`tone tone-${outcomeTone(row.outcome)}`} data-cell="outcome">
           {row.outcome}
         </span>
       </td>
-      <td>{formatReason(row.reason)}</td>
-      <td>
+      <td className="tx-reason" data-label="Reason">
+        {formatReason(row.reason)}
+      </td>
+      <td className="tx-risk" data-label="Risk">
         <span className={`tone tone-${riskTone(row.outcome_risk_level)}`} data-cell="risk">
           {formatRisk(row.outcome_risk_level, row.outcome_risk_score)}
         </span>
       </td>
-      <td>
+      <td className="tx-blocked-by" data-label="Blocked by">
         {formatBlockedBy(row.blocked_by)}
         {action && (
           <span className={`action-badge tone-${action.tone}`} data-cell="action">

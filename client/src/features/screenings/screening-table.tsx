@@ -1,6 +1,10 @@
-/** The latest screenings; a row opens to show every reason with its observed value and limit. */
+/**
+ * The latest screenings; a row opens to show every reason with its observed value and limit.
+ * On phones screenings.css lays each row out as a card, decision first.
+ */
 import { Fragment, useState } from "react";
 import type { ScreeningRow } from "../../../../shared/schemas/screening.ts";
+import { Breakable } from "../../components/breakable.tsx";
 import { ruleLabel } from "../../lib/rule-format.ts";
 import { LabelButtons } from "../review/label-buttons.tsx";
 import {
@@ -76,7 +80,7 @@ function Row({ row, open, onFlip }: { row: ScreeningRow; open: boolean; onFlip: 
   const rules = firedRules(row.reasons, row.monitored, row.allowed?.rules);
   return (
     <tr data-screening={row.id} className={open ? "open" : undefined}>
-      <td>
+      <td className="sc-time">
         <button
           type="button"
           className="sc-open"
@@ -89,15 +93,21 @@ function Row({ row, open, onFlip }: { row: ScreeningRow; open: boolean; onFlip: 
           <time dateTime={row.created_at}>{new Date(row.created_at).toLocaleString()}</time>
         </button>
       </td>
-      <td>{formatType(row.type)}</td>
-      <td className="sc-who">{formatWho(row.user_id, row.email)}</td>
-      <td>{row.ip ?? "-"}</td>
-      <td>
+      <td className="sc-type">{formatType(row.type)}</td>
+      <td className="sc-who">
+        <Breakable value={formatWho(row.user_id, row.email)} />
+      </td>
+      <td className="sc-ip" data-label="IP">
+        {row.ip ? <Breakable value={row.ip} /> : "-"}
+      </td>
+      <td className="sc-verdict">
         <span className={`sc-decision tone-${decisionTone(row.decision)}`} data-cell="decision">
           {DECISION_NAMES[row.decision]}
         </span>
       </td>
-      <td className="num">{row.score}</td>
+      <td className="num sc-score" data-label="Score">
+        {row.score}
+      </td>
       <td className="sc-rules">
         {rules.length === 0
           ? "-"

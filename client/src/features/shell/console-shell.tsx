@@ -1,19 +1,16 @@
-/** The signed-in frame: top bar, side navigation, and the page in between. */
+/**
+ * The signed-in frame: top bar, side navigation, and the page in between. On phones the
+ * navigation is a bottom bar of four tabs and a "More" menu for the two pages used least.
+ */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link, Navigate, NavLink, Outlet, useNavigate } from "react-router";
 import { Logo } from "../../components/logo.tsx";
 import { useRefreshSession, useSession } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { formatOpenCount } from "../review/review-format.ts";
-
-const NAV = [
-  { to: "/homepage/dashboard", label: "Dashboard" },
-  { to: "/homepage/rules", label: "Rules" },
-  { to: "/homepage/templates", label: "Templates" },
-  { to: "/homepage/block-lists", label: "Block lists" },
-  { to: "/homepage/screenings", label: "Screenings" },
-  { to: "/homepage/review", label: "Review" },
-];
+import { MoreMenu } from "./more-menu.tsx";
+import { NavIcon } from "./nav-icons.tsx";
+import { NAV } from "./nav-items.ts";
 
 export default function ConsoleShell() {
   const { user, isLoading } = useSession();
@@ -55,9 +52,12 @@ export default function ConsoleShell() {
           <NavLink
             key={item.to}
             to={item.to}
-            className={({ isActive }) => (isActive ? "active" : "")}
+            className={({ isActive }) =>
+              [item.inMore ? "nav-in-more" : "", isActive ? "active" : ""].join(" ").trim()
+            }
           >
-            {item.label}
+            <NavIcon name={item.icon} />
+            <span className="nav-label">{item.label}</span>
             {item.label === "Review" && reviews.data && reviews.data.open > 0 && (
               <>
                 {" "}
@@ -66,6 +66,7 @@ export default function ConsoleShell() {
             )}
           </NavLink>
         ))}
+        <MoreMenu items={NAV.filter((item) => item.inMore)} />
       </nav>
       <main className="console-main">
         <Outlet />

@@ -46,8 +46,10 @@ describe("decision webhooks in Chromium", () => {
     }
     await events.getByRole("checkbox", { name: "label.created" }).check();
     await form.getByRole("button", { name: "Add endpoint" }).click();
-    const secret = (await page.locator("[data-secret]").innerText()).trim();
+    const shown = page.getByRole("region", { name: "New signing secret" });
+    const secret = await shown.getByLabel("Signing secret").inputValue();
     expect(secret).toMatch(/^whsec_/);
+    await shown.getByRole("button", { name: "I have copied it" }).click();
     await page.getByRole("list", { name: "Endpoints" }).getByText(receiver.url).waitFor();
 
     const backend = await backendOf(t, merchant);

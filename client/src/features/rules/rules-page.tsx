@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { RULE_CATALOG, RULE_GROUPS } from "../../../../shared/catalog/rules.ts";
 import { RULE_KEYS, type RuleKey, type Rules } from "../../../../shared/schemas/rules.ts";
+import type { Templates } from "../../../../shared/schemas/templates.ts";
 import { LoadError, SaveStatus } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { ToggleList } from "../../components/toggle-list.tsx";
@@ -11,7 +12,9 @@ import { useAutosave } from "../../lib/use-autosave.ts";
 import { BacktestPanel, type BacktestRun } from "./backtest-panel.tsx";
 import { type Drafts, describeChanges, withDrafts } from "./rule-drafts.ts";
 import { RuleSettingsPanel } from "./rule-settings-panel.tsx";
+import { switchesShown, switchOff } from "./switch-off.ts";
 import { ThresholdInput } from "./threshold-input.tsx";
+import { TurnOffNote } from "./turn-off-note.tsx";
 import "./rules.css";
 
 export default function RulesPage() {
@@ -31,7 +34,19 @@ function RulesEditor() {
   const refreshEffective = () =>
     queryClient.invalidateQueries({ queryKey: trpc.ruleSettings.effective.queryKey() });
   const put = useMutation(trpc.rules.put.mutationOptions());
-  const templates = useQuery(trpc.templates.get.queryOptions());
+  const templatesQuery = useQuery(trpc.templates.get.queryOptions());
+  const putTemplates = useMutation(trpc.templates.put.mutationOptions());
+  // Templates are saved from here too: turning off a rule a template drives turns it off.
+  const templates = useAutosave<Templates>({
+    data: templatesQuery.data,
+    save: putTemplates.mutateAsync,
+    onSaved: (saved) => {
+      queryClient.setQueryData(trpc.templates.get.queryKey(), saved);
+      void refreshEffective();
+    },
+  });
+  // The rule whose switch was pressed while a template drives it: the note says what it takes.
+  const [turningOff, setTurningOff] = useState<RuleKey | null>(null);
   const blocklist = useQuery(trpc.blocklist.get.queryOptions());
   // Unsaved edits in the rules' Settings forms, and the field errors of the last attempt to
   // test them (keyed "rule.field" like the PUT's).
@@ -64,11 +79,35 @@ function RulesEditor() {
   const value = rules.value;
   if (!value) return <p className="loading">Loading…</p>;
 
-  const toggle = (key: RuleKey) =>
-    rules.update((current) => ({ ...current, [key]: !current[key] }));
+  // Each switch shows whether the rule runs, by its own flag or through a template, as the
+  // server decides it; until the templates load, only the rule's own flag is known.
+  const shown = templates.value ? switchesShown(value, templates.value) : null;
+  const switches = shown?.enabled ?? value;
+  const toggle = (key: RuleKey) => {
+    if (!switches[key]) {
+      setTurningOff(null);
+      rules.update((current) => ({ ...current, [key]: true }));
+      return;
+    }
+    if (!templates.value) return;
+    const off = switchOff(key, value, templates.value);
+    if (off.through === "own") rules.update((current) => ({ ...current, [key]: false }));
+    else setTurningOff(key);
+  };
+  /** Turns off the templates that drive `key`, and its own flag: the rule then stops. */
+  const turnOffThrough = (key: RuleKey) => {
+    if (!templates.value) return;
+    const off = switchOff(key, value, templates.value);
+    setTurningOff(null);
+    if (off.through !== "templates") return;
+    templates.update(() => off.nextTemplates);
+    if (value[key]) rules.update((current) => ({ ...current, [key]: false }));
+  };
   const extra = (key: RuleKey) => {
     const label = RULE_CATALOG.find((rule) => rule.key === key)?.label ?? key;
-    const drivers = effective.data?.drivenBy[key] ?? [];
+    const drivers = shown?.drivenBy[key] ?? [];
+    const off =
+      turningOff === key && templates.value ? switchOff(key, value, templates.value) : null;
     return (
       <>
         {key === "rule_high_risk" && (
@@ -82,6 +121,7 @@ function RulesEditor() {
         {drivers.length > 0 && (
           <span className="driven-by" data-driven-by={key}>
             {drivenByText(drivers)}
+            {value[key] ? " and its own switch" : ""}
           </span>
         )}
         {effective.data && (
@@ -95,6 +135,14 @@ function RulesEditor() {
             draftErrors={draftErrors}
           />
         )}
+        {off?.through === "templates" && (
+          <TurnOffNote
+            label={label}
+            off={off}
+            onTurnOff={() => turnOffThrough(key)}
+            onKeep={() => setTurningOff(null)}
+          />
+        )}
       </>
     );
   };
@@ -103,31 +151,35 @@ function RulesEditor() {
       {effective.isError && (
         <LoadError what="the rule settings" error={errorMessage(effective.error)} />
       )}
+      {templatesQuery.isError && (
+        <LoadError what="your templates" error={errorMessage(templatesQuery.error)} />
+      )}
       {RULE_GROUPS.map((group) => (
         <section key={group.id} className="config-section" aria-labelledby={`group-${group.id}`}>
           <h2 id={`group-${group.id}`}>{group.title}</h2>
           <ToggleList
             label={group.title}
             items={RULE_CATALOG.filter((rule) => rule.group === group.id)}
-            values={value}
+            values={switches}
             onToggle={toggle}
             extra={extra}
           />
         </section>
       ))}
       <SaveStatus saving={rules.saving} error={rules.error} />
+      {templates.error && <SaveStatus saving={false} error={templates.error} />}
       <BacktestPanel
         settings={(): BacktestRun | null => {
           // The page's rules as shown (saved or not) and the settings that run for each rule,
           // with the Settings forms' unsaved edits over them.
-          if (!templates.data || !blocklist.data || !effective.data) return null;
+          if (!templates.value || !blocklist.data || !effective.data) return null;
           const drafted = withDrafts(effective.data.settings, drafts);
           setDraftErrors(drafted.ok ? {} : drafted.errors);
           if (!drafted.ok) return { errors: drafted.errors };
           return {
             input: {
               rules: value,
-              templates: templates.data,
+              templates: templates.value,
               rule_settings: drafted.settings,
               blocklist: blocklist.data,
             },

@@ -12,6 +12,7 @@ import {
   type WebhookEventType,
 } from "../../../../shared/schemas/webhooks.ts";
 import { LoadError } from "../../components/save-status.tsx";
+import { SecretOnce } from "../../components/secret-once.tsx";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 
 export function WebhooksSection() {
@@ -26,11 +27,11 @@ export function WebhooksSection() {
     "review.approved",
     "review.denied",
   ]);
-  const [secret, setSecret] = useState<string | null>(null);
+  const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
   const create = useMutation(
     trpc.webhooks.createEndpoint.mutationOptions({
       onSuccess: (created) => {
-        setSecret(created.secret);
+        setSecret({ url: created.url, secret: created.secret });
         setUrl("");
         void refresh();
       },
@@ -46,7 +47,8 @@ export function WebhooksSection() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setSecret(null);
+    // One secret on screen at a time: another endpoint waits until this one's is acknowledged.
+    if (secret) return;
     create.mutate({ url, events });
   }
 
@@ -86,10 +88,19 @@ export function WebhooksSection() {
           ))}
         </fieldset>
         <div>
-          <button type="submit" disabled={create.isPending || full || url.trim() === ""}>
+          <button
+            type="submit"
+            disabled={create.isPending || full || url.trim() === "" || secret !== null}
+            aria-describedby={secret ? "webhook-secret-wait" : undefined}
+          >
             Add endpoint
           </button>
         </div>
+        {secret && (
+          <p className="secret-wait" id="webhook-secret-wait">
+            Copy the signing secret below and press “I have copied it” before adding another.
+          </p>
+        )}
         {max !== undefined && (
           <p className="config-note" data-endpoint-count>
             {full
@@ -104,9 +115,16 @@ export function WebhooksSection() {
         )}
       </form>
       {secret && (
-        <p className="new-key" role="status">
-          Signing secret (shown once): <code data-secret>{secret}</code>
-        </p>
+        <SecretOnce
+          title="New signing secret"
+          fieldLabel="Signing secret"
+          name="webhook_signing_secret"
+          secret={secret.secret}
+          onDone={() => setSecret(null)}
+        >
+          <strong>Copy it now, it will not be shown again.</strong> Warden signs each event it sends
+          to <code>{secret.url}</code> with it.
+        </SecretOnce>
       )}
       {endpoints.isError ? (
         <LoadError what="your endpoints" error={errorMessage(endpoints.error)} />

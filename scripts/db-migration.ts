@@ -7,6 +7,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { pgliteExtensions } from "../server/db/embedded.ts";
 import { diffSchemaAgainstMigrations, PRISMA_DIR } from "../server/db/migrate.ts";
 
 const name = process.argv[2];
@@ -15,7 +16,8 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
   process.exit(1);
 }
 
-const sql = await diffSchemaAgainstMigrations(new PrismaPGlite(await PGlite.create()));
+const pglite = await PGlite.create({ extensions: await pgliteExtensions() });
+const sql = await diffSchemaAgainstMigrations(new PrismaPGlite(pglite));
 if (!sql.trim() || /^-- This is an empty migration\.?\s*$/.test(sql.trim())) {
   console.log("The schema matches the migrations: nothing to write.");
   process.exit(0);

@@ -35,12 +35,23 @@ export async function copyTemplate(template: string, dir: string): Promise<void>
   await rename(partial, dir);
 }
 
+/**
+ * The contrib extensions the migrations create (pg_trgm: the Screenings search's trigram
+ * indexes). PGlite holds an extension's code only when it is opened with it, and every write
+ * to such an index runs that code, so every PGlite on Warden's schema is opened with these.
+ */
+export async function pgliteExtensions() {
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  return { pg_trgm };
+}
+
 /** PGlite on `dir` (created with initdb if empty), or in memory without one. */
 export async function openPGlite(dir: string | undefined): Promise<PGlite> {
   const { PGlite } = await import("@electric-sql/pglite");
   if (dir) await mkdir(dir, { recursive: true });
   return PGlite.create({
     ...(dir ? { dataDir: dir } : {}),
+    extensions: await pgliteExtensions(),
     startParams: [...PGlite.defaultStartParams, ...SETTINGS.flatMap((s) => ["-c", s])],
   });
 }

@@ -6,6 +6,7 @@
  * Entries can expire.
  */
 import { z } from "zod";
+import { canonicalIpOrCidr } from "../ip-address.ts";
 import { rangeTooWide } from "../ip-range.ts";
 import { ZNote } from "./labels.ts";
 import { storableString, uuidString } from "./storable.ts";
@@ -79,7 +80,12 @@ export const ZAllowEntryInput = z
     // One entry must never allow everyone (0.0.0.0/0, ::/0, ::ffff:0:0/96): shared/ip-range.ts.
     const wide = ok(entry.value) && entry.kind === "ip_cidr" ? rangeTooWide(entry.value) : null;
     if (wide) ctx.addIssue({ code: "custom", path: ["value"], message: wide });
-  });
+  })
+  // Checked as typed (a refusal names the limit of the form the merchant wrote), stored in one
+  // form: ::ffff:203.0.113.7 as 203.0.113.7 (shared/ip-address.ts).
+  .transform((entry) =>
+    entry.kind === "ip_cidr" ? { ...entry, value: canonicalIpOrCidr(entry.value) } : entry,
+  );
 export type AllowEntryInput = z.input<typeof ZAllowEntryInput>;
 
 /** Which entry to remove. */

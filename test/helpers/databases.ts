@@ -7,6 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { inject } from "vitest";
 import { type Database, openDatabase } from "../../server/db/database.ts";
+import { pgliteExtensions } from "../../server/db/embedded.ts";
 
 export type DbKind = "embedded" | "postgres";
 
@@ -17,7 +18,10 @@ export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL
 export async function openTestDatabase(kind: DbKind): Promise<Database> {
   if (kind === "embedded") {
     const tar = await readFile(inject("embeddedTemplate"));
-    const pglite = await PGlite.create({ loadDataDir: new Blob([tar]) });
+    const pglite = await PGlite.create({
+      loadDataDir: new Blob([tar]),
+      extensions: await pgliteExtensions(),
+    });
     return openDatabase({ kind: "embedded", pglite });
   }
   const adminUrl = process.env.TEST_DATABASE_URL;

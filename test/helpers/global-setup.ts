@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { TestProject } from "vitest/node";
+import { pgliteExtensions } from "../../server/db/embedded.ts";
 import { applyMigrations } from "../../server/db/migrate.ts";
 
 declare module "vitest" {
@@ -18,7 +19,7 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const dir = await mkdtemp(join(tmpdir(), "warden-template-"));
-  const pglite = await PGlite.create();
+  const pglite = await PGlite.create({ extensions: await pgliteExtensions() });
   await applyMigrations(new PrismaPGlite(pglite));
   const dump = await pglite.dumpDataDir("none");
   await pglite.close();

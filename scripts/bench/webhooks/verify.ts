@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { pgliteExtensions } from "../../../server/db/embedded.ts";
 import type { Load } from "./load.ts";
 
 type Query = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
@@ -74,7 +75,7 @@ export async function readStored(
     await client.end();
     return stored;
   }
-  const db = await PGlite.create(join(dataDir, "pgdata"));
+  const db = await PGlite.create(join(dataDir, "pgdata"), { extensions: await pgliteExtensions() });
   const query = async (t: string, p: unknown[]) =>
     (await db.query<Record<string, unknown>>(t, p)).rows;
   const stored = await verify(query, await accountOf(query, path), newest);

@@ -3,6 +3,7 @@
  * counts. Only reads; the decision path that answers a screening is screening.service.ts.
  */
 import { isIP } from "node:net";
+import { canonicalIp } from "../../../shared/ip-address.ts";
 import type {
   ScreeningCounts,
   ScreeningListInput,
@@ -11,7 +12,7 @@ import type {
 import { ZScreeningListInput } from "../../../shared/schemas/screening.ts";
 import type { Screening } from "../../db/generated/client.ts";
 import { cursorTime, notACursor } from "../../lib/cursor-time.ts";
-import type { ScreeningRepository } from "./screening.repository.ts";
+import type { ScreeningRepository, ScreeningSearch } from "./screening.repository.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -48,13 +49,16 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   return { createdAt: new Date(at), id };
 }
 
-/** An email (or its start) when it has an @, an IP when it is one, else a user id. */
-function searchOf(text: string | undefined) {
+/**
+ * A whole IP address finds that address in its stored form (::ffff:127.0.0.1 is 127.0.0.1);
+ * any other text finds part of an email, the start of a user id or of an IP
+ * (screening.repository.ts searchWhere).
+ */
+function searchOf(text: string | undefined): ScreeningSearch | undefined {
   const value = text?.trim();
   if (!value) return undefined;
-  if (value.includes("@")) return { email: value.toLowerCase() };
-  if (isIP(value)) return { ip: value };
-  return { userId: value, email: value.toLowerCase() };
+  if (isIP(value)) return { ip: canonicalIp(value) };
+  return { text: value };
 }
 
 export function createScreeningHistoryService({

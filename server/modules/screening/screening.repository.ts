@@ -190,6 +190,26 @@ function countingRows(s: StoredScreening): [IdentityKind, string][] {
   return rows;
 }
 
+/**
+ * What the Screenings page's search matches: one whole address exactly, or a text as part of
+ * an email (any case; its start only when shorter than a trigram), the start of a user id or
+ * the start of an IP. Each is answered by a trigram index (Screening_*_trgm).
+ */
+export type ScreeningSearch = { ip: string } | { text: string };
+
+function searchWhere(search: ScreeningSearch): Prisma.ScreeningWhereInput {
+  if ("ip" in search) return { ip: search.ip };
+  const text = escapeLike(search.text);
+  const email = search.text.length >= 3 ? { contains: text } : { startsWith: text };
+  return {
+    OR: [
+      { email: { ...email, mode: "insensitive" } },
+      { userId: { startsWith: text } },
+      { ip: { startsWith: text, mode: "insensitive" } },
+    ],
+  };
+}
+
 /** How long an account known to hold legacy rows goes before it is asked again. */
 const LEGACY_RECHECK_MS = 3_600_000;
 
@@ -305,21 +325,12 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
         decision?: string;
         type?: string;
         rule?: string;
-        search?: { email?: string; userId?: string; ip?: string };
+        search?: ScreeningSearch;
         after?: { createdAt: Date; id: string };
       },
     ) {
       const and: Prisma.ScreeningWhereInput[] = [];
-      const search = query.search;
-      if (search) {
-        and.push({
-          OR: [
-            ...(search.email ? [{ email: { startsWith: escapeLike(search.email) } }] : []),
-            ...(search.userId ? [{ userId: search.userId }] : []),
-            ...(search.ip ? [{ ip: search.ip }] : []),
-          ],
-        });
-      }
+      if (query.search) and.push(searchWhere(query.search));
       if (query.after) {
         const { createdAt, id } = query.after;
         and.push({ OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] });

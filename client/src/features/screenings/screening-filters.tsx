@@ -1,4 +1,7 @@
-/** Decision, type and rule filters, and a search by email, user id or IP. */
+/**
+ * Decision, type and rule filters, and a search by part of an email or domain, the start of a
+ * user id or an IP (203.0.113.), or a whole IP address.
+ */
 import { RULE_CATALOG } from "../../../../shared/catalog/rules.ts";
 import {
   DECISIONS,
@@ -49,7 +52,7 @@ export function ScreeningFilters({
     >
       <SearchField
         value={value.search}
-        placeholder="Email, user ID or IP"
+        placeholder="Email, domain, user ID or IP"
         onSearch={(search) => onChange({ ...value, search })}
       />
       {select(

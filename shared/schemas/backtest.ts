@@ -86,7 +86,10 @@ export const ZBacktestResult = z.object({
   to: z.string(),
   screenings: z.object({ total: z.number(), changes: ZChanges }),
   charges: z.object({
+    /** Every charge in the window, as the dashboard counts them (decision 010). */
     total: z.number(),
+    /** Of them, the ones the rules never act on (failed, pending): counted, not judged. */
+    notJudged: z.number(),
     changes: ZChanges,
     /** Charges that would become blocked, and of those, how many were later refunded or disputed. */
     newlyBlocked: z.number(),
@@ -117,6 +120,15 @@ export const ZBacktestJob = z
     processed: z.number(),
     total: z.number(),
     startedAt: z.string(),
+    /** When it ended (done, failed or cancelled); null while it runs. */
+    finishedAt: z.string().nullable(),
+    /**
+     * When the account's settings (rules, templates, rule settings, block list) were last
+     * saved as the job started: the page's settings were those, plus `unsaved`. Null: never.
+     */
+    settingsSavedAt: z.string().nullable(),
+    /** Settings were saved since the job started: its result no longer says what they do. */
+    settingsChanged: z.boolean(),
     /** The unsaved changes the job ran with, as the page described them (empty: saved). */
     unsaved: z.array(z.string()),
     error: z.string().nullable(),

@@ -121,12 +121,14 @@ describe("transaction dashboard in Chromium", () => {
     await page.getByRole("heading", { name: "Transaction Dashboard" }).waitFor();
     await page.getByText("No transactions found.", { exact: true }).waitFor();
     expect(await page.getByRole("table").count()).toBe(0);
-    await page.getByRole("button", { name: "Load demo data" }).waitFor();
+    await page.getByRole("button", { name: "Load demo data…" }).waitFor();
     await screenshot(page, "dashboard-empty");
   });
 
   it("fills an empty dashboard from the demo events, formatted and coloured, and filters them", async () => {
-    await page.getByRole("button", { name: "Load demo data" }).click();
+    // The first button says what loading does; the second, in that notice, loads.
+    await page.getByRole("button", { name: "Load demo data…" }).click();
+    await page.getByRole("button", { name: "Load demo data", exact: true }).click();
     await table().waitFor({ timeout: 20_000 });
     const rows = page.locator("tbody tr");
     const all = await rows.evaluateAll((trs) =>

@@ -36,7 +36,8 @@ function gatedRepo() {
     decision: "allow",
   });
   const repo = {
-    totals: async () => ({ screenings: 4, charges: 0 }),
+    totals: async () => ({ screenings: 4, charges: 0, notJudged: 0 }),
+    settingsSavedAt: async () => null,
     async *seeds() {},
     async *screenings() {
       for (const n of [0, 2]) {

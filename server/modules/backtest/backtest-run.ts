@@ -111,7 +111,9 @@ export function createBacktestRun({ repo, policy: policies, now, digestKeyOf }: 
   ): Promise<BacktestResult> {
     const started = performance.now();
     const to = now();
-    const window = { from: new Date(to.getTime() - settings.days * DAY_MS), to };
+    // The dashboard's window (decision 010): `days` whole UTC days, today included, to now.
+    const firstDay = Math.floor(to.getTime() / DAY_MS) - (settings.days - 1);
+    const window = { from: new Date(firstDay * DAY_MS), to };
     const policy = policyOf(settings);
     const digestKey = digestKeyOf(accountId);
     const counters = await seededCounters(accountId, policy, window.from, digestKey, signal);
@@ -127,6 +129,7 @@ export function createBacktestRun({ repo, policy: policies, now, digestKeyOf }: 
     const tally = createTally(BACKTEST_ITEM_CAP);
     const labels = await repo.labels(accountId);
     const totals = await repo.totals(accountId, window);
+    tally.notJudged(totals.notJudged);
     const total = totals.screenings + totals.charges;
     let processed = 0;
     onProgress(0, total);

@@ -59,6 +59,8 @@ export function createTally(cap: number) {
   const screenings = { total: 0, changes: {} as Record<string, number> };
   const charges = {
     total: 0,
+    /** Charges in the window the rules never act on (failed, pending): counted, not judged. */
+    notJudged: 0,
     changes: {} as Record<string, number>,
     newlyBlocked: 0,
     newlyBlockedRefunded: 0,
@@ -121,6 +123,11 @@ export function createTally(cap: number) {
 
   return {
     record,
+    /** Counts `n` charges the rules never act on, so the total is the dashboard's. */
+    notJudged(n: number) {
+      charges.total += n;
+      charges.notJudged += n;
+    },
     result(window: { from: Date; to: Date }, tookMs: number): BacktestResult {
       return {
         from: window.from.toISOString(),

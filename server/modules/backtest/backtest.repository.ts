@@ -25,14 +25,21 @@ const iso = (date: Date) => date.toISOString();
 
 export function createBacktestRepository(sql: SqlRunner, batchSize = 2_000) {
   return {
-    /** How many screenings and charges the window holds (the progress bar's total). */
+    /**
+     * How many screenings and succeeded charges the window holds (the progress bar's total),
+     * and its other charges (failed, pending): the dashboard counts them, the rules never act
+     * on them, so they are counted but not judged.
+     */
     async totals(accountId: string, window: Window) {
-      const [row] = await sql.query<{ screenings: number; charges: number }>(
+      const [row] = await sql.query<{ screenings: number; charges: number; notJudged: number }>(
         `SELECT
            (SELECT count(*) FROM "Screening" WHERE "accountId" = $1
               AND "createdAt" >= $2::timestamp AND "createdAt" < $3::timestamp)::int AS screenings,
            (SELECT count(*) FROM "Transaction" WHERE "accountId" = $1 AND "hasCharge"
-              AND "status" = 'succeeded' AND "created" >= $4 AND "created" < $5)::int AS charges`,
+              AND "status" = 'succeeded' AND "created" >= $4 AND "created" < $5)::int AS charges,
+           (SELECT count(*) FROM "Transaction" WHERE "accountId" = $1 AND "hasCharge"
+              AND "status" <> 'succeeded' AND "created" >= $4 AND "created" < $5)::int
+              AS "notJudged"`,
         [
           accountId,
           iso(window.from),
@@ -41,7 +48,27 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 2_000) {
           Math.floor(window.to.getTime() / 1000),
         ],
       );
-      return { screenings: Number(row?.screenings ?? 0), charges: Number(row?.charges ?? 0) };
+      return {
+        screenings: Number(row?.screenings ?? 0),
+        charges: Number(row?.charges ?? 0),
+        notJudged: Number(row?.notJudged ?? 0),
+      };
+    },
+
+    /**
+     * When the account's settings that a backtest runs (rules, templates, rule settings,
+     * block list) were last saved; null when none ever was (the defaults).
+     */
+    async settingsSavedAt(accountId: string): Promise<Date | null> {
+      const [row] = await sql.query<{ at: number | null }>(
+        `SELECT ${MS(`GREATEST(
+           (SELECT "updatedAt" FROM "RuleSettings" WHERE "accountId" = $1),
+           (SELECT "updatedAt" FROM "TemplateSettings" WHERE "accountId" = $1),
+           (SELECT "updatedAt" FROM "RuleParameterSettings" WHERE "accountId" = $1),
+           (SELECT "updatedAt" FROM "Blocklist" WHERE "accountId" = $1))`)} AS at`,
+        [accountId],
+      );
+      return row?.at == null ? null : new Date(Number(row.at));
     },
 
     /**

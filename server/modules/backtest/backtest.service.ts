@@ -47,7 +47,8 @@ type Deps = RunDeps & {
 /** Ten minutes: a million events take about 40 s of CPU (decision 008). */
 export const BACKTEST_MAX_MS = 10 * 60 * 1000;
 
-type Job = NonNullable<BacktestJob> & { abort: AbortController };
+/** A job, with the read of the settings' saved time it started with (awaited by `report`). */
+type Job = NonNullable<BacktestJob> & { abort: AbortController; savedRead: Promise<void> };
 
 export function createBacktestService({
   repo,
@@ -65,7 +66,7 @@ export function createBacktestService({
 
   const view = (job: Job | undefined): BacktestJob => {
     if (!job) return null;
-    const { abort: _abort, ...rest } = job;
+    const { abort: _abort, savedRead: _savedRead, ...rest } = job;
     return rest;
   };
 
@@ -83,11 +84,22 @@ export function createBacktestService({
         processed: 0,
         total: 0,
         startedAt: now().toISOString(),
+        finishedAt: null,
+        settingsSavedAt: null,
+        settingsChanged: false,
         unsaved: settings.unsaved,
         error: null,
         result: null,
         abort: new AbortController(),
+        savedRead: Promise.resolve(),
       };
+      // Which saved settings the page's were (its unsaved changes laid over them).
+      job.savedRead = repo.settingsSavedAt(accountId).then(
+        (at) => {
+          job.settingsSavedAt = at?.toISOString() ?? null;
+        },
+        (error: unknown) => log.error({ err: error, accountId }, "reading settings' time failed"),
+      );
       jobs.set(accountId, job);
       const progress: Progress = (processed, total) => {
         job.processed = processed;
@@ -116,6 +128,7 @@ export function createBacktestService({
       work.then(
         (result) => {
           if (job.abort.signal.aborted) return;
+          job.finishedAt = now().toISOString();
           job.status = "done";
           job.result = result;
         },
@@ -124,6 +137,7 @@ export function createBacktestService({
             job.status = "cancelled";
             return;
           }
+          job.finishedAt = now().toISOString();
           job.status = "failed";
           if (clock.overtime?.aborted) {
             const limit =
@@ -144,12 +158,28 @@ export function createBacktestService({
       return view(jobs.get(accountId));
     },
 
+    /**
+     * The latest backtest as the Rules page shows it: with whether the settings were saved
+     * since it started (then its result no longer says what they do).
+     */
+    async report(accountId: string): Promise<BacktestJob> {
+      const job = jobs.get(accountId);
+      if (!job) return null;
+      await job.savedRead;
+      const savedAt = await repo.settingsSavedAt(accountId);
+      const startedWith = job.settingsSavedAt ? Date.parse(job.settingsSavedAt) : null;
+      const settingsChanged =
+        savedAt !== null && (startedWith === null || savedAt.getTime() > startedWith);
+      return { ...view(job), settingsChanged } as BacktestJob;
+    },
+
     /** Cancels every running job (the server is stopping): their processes end with it. */
     stop() {
       for (const job of jobs.values()) {
         if (job.status !== "running") continue;
         job.abort.abort();
         job.status = "cancelled";
+        job.finishedAt = now().toISOString();
       }
     },
 
@@ -159,6 +189,7 @@ export function createBacktestService({
       if (job?.status === "running") {
         job.abort.abort();
         job.status = "cancelled";
+        job.finishedAt = now().toISOString();
       }
       return view(job);
     },

@@ -176,3 +176,29 @@ export const DEMO_POLICY = {
   rules: ["rule_high_risk", "rule_country_blocked", "rule_email", "rule_efw"] as const,
   countries: ["NG"],
 };
+
+/** What the bundle adds, for the console's confirm step: charges (failed ones among them), labels. */
+export function demoBundleFigures(events: readonly Stripe.Event[]) {
+  const charges = new Map<string, string>();
+  let fraudLabels = 0;
+  let oldest = Number.POSITIVE_INFINITY;
+  let newest = 0;
+  for (const event of events) {
+    const object = event.data.object as { id: string; status?: string; reason?: string };
+    if (event.type.startsWith("charge.") && !event.type.startsWith("charge.dispute.")) {
+      charges.set(object.id, object.status ?? "");
+      oldest = Math.min(oldest, event.created);
+      newest = Math.max(newest, event.created);
+    }
+    // Stripe's fraud reports label the charge fraud (labels.service.ts fromStripe).
+    if (event.type === "radar.early_fraud_warning.created") fraudLabels++;
+    if (event.type === "charge.dispute.created" && object.reason === "fraudulent") fraudLabels++;
+  }
+  return {
+    charges: charges.size,
+    failedCharges: [...charges.values()].filter((status) => status === "failed").length,
+    fraudLabels,
+    screenings: 0,
+    days: charges.size === 0 ? 0 : Math.ceil((newest - oldest) / DAY),
+  };
+}

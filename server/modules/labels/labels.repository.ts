@@ -111,6 +111,15 @@ export function createLabelsRepository(prisma: PrismaClient, outbox?: EventOutbo
     async chargeExists(accountId: string, chargeId: string): Promise<boolean> {
       return (await prisma.transaction.count({ where: { accountId, chargeId } })) > 0;
     },
+
+    /** Whether the charge is one of the demo's (its labels report to no webhook). */
+    async isDemoCharge(accountId: string, chargeId: string): Promise<boolean> {
+      const row = await prisma.transaction.findUnique({
+        where: { accountId_chargeId: { accountId, chargeId } },
+        select: { demo: true },
+      });
+      return row?.demo ?? false;
+    },
   };
 }
 

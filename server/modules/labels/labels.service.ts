@@ -44,6 +44,8 @@ export function createLabelsService({ repo, now, eventOf, eventsStored }: Deps) 
     async add(accountId: string, raw: LabelInput, by: Labeller): Promise<LabelView> {
       const input = ZLabelInput.parse(raw);
       await assertSubject(accountId, input);
+      const demo =
+        input.subject_kind === "charge" && (await repo.isDemoCharge(accountId, input.subject_id));
       const label = await repo.add(
         accountId,
         {
@@ -55,9 +57,9 @@ export function createLabelsService({ repo, now, eventOf, eventsStored }: Deps) 
           note: input.note || null,
         },
         now(),
-        events,
+        demo ? undefined : events,
       );
-      eventsStored?.();
+      if (!demo) eventsStored?.();
       return label;
     },
 
@@ -73,6 +75,8 @@ export function createLabelsService({ repo, now, eventOf, eventsStored }: Deps) 
      * event, so a redelivery adds nothing; the charge's row may not exist yet.
      */
     async fromStripe(accountId: string, chargeId: string, eventId: string, why: string) {
+      // The demo's fraud reports label its charges but never reach the merchant's endpoints.
+      const demo = await repo.isDemoCharge(accountId, chargeId);
       const label = await repo.addOnce(
         accountId,
         {
@@ -85,9 +89,9 @@ export function createLabelsService({ repo, now, eventOf, eventsStored }: Deps) 
           sourceRef: `stripe:${eventId}`,
         },
         now(),
-        events,
+        demo ? undefined : events,
       );
-      if (label) eventsStored?.();
+      if (label && !demo) eventsStored?.();
     },
   };
 }

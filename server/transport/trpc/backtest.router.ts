@@ -11,7 +11,7 @@ export const backtestRouter = router({
   /** The latest backtest: progress while it runs, the result when done. */
   status: protectedProcedure
     .output(ZBacktestJob)
-    .query(({ ctx }) => ctx.services.backtest.status(ctx.user.accountId)),
+    .query(({ ctx }) => ctx.services.backtest.report(ctx.user.accountId)),
 
   cancel: protectedProcedure
     .output(ZBacktestJob)

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZDemoLoaded, ZDemoPreview, ZDemoRemoved } from "../../../shared/schemas/demo.ts";
 import { protectedProcedure, router } from "./init.ts";
 
 const ZImportJob = z
@@ -25,8 +26,18 @@ const pick = (job: z.infer<typeof ZImportJob>) =>
 export const stripeRouter = router({
   /** Sends the sample events through this account's webhook URL (local installs). */
   loadDemo: protectedProcedure
-    .output(z.object({ sent: z.number(), rulesTurnedOn: z.boolean() }))
+    .output(ZDemoLoaded)
     .mutation(({ ctx }) => ctx.services.demo.load(ctx.user.accountId)),
+
+  /** What loading the demo would do now, and how many demo charges the account holds. */
+  demoPreview: protectedProcedure
+    .output(ZDemoPreview)
+    .query(({ ctx }) => ctx.services.demo.preview(ctx.user.accountId)),
+
+  /** Deletes the demo's rows and puts back the settings it changed (if unchanged since). */
+  removeDemo: protectedProcedure
+    .output(ZDemoRemoved)
+    .mutation(({ ctx }) => ctx.services.demo.remove(ctx.user.accountId)),
 
   startImport: protectedProcedure
     .input(z.strictObject({ days: z.number().int().min(1).max(365).default(90) }))

@@ -6,6 +6,7 @@ import { SignedIn } from "../../components/signed-in.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { ChargesChart } from "./charges-chart.tsx";
 import { LoadDemoButton } from "./load-demo-button.tsx";
+import { RemoveDemoButton } from "./remove-demo-button.tsx";
 import { SummaryCards } from "./summary-cards.tsx";
 import { hasFilters, TransactionFilters } from "./transaction-filters.tsx";
 import { TransactionTable } from "./transaction-table.tsx";
@@ -18,6 +19,7 @@ export default function DashboardPage() {
   return (
     <SignedIn>
       <h1>Transaction Dashboard</h1>
+      <RemoveDemoButton />
       <Summary />
       <Transactions />
     </SignedIn>

@@ -1,14 +1,17 @@
 /**
  * "Test on history": runs the settings on the page (saved or not, unsaved Settings forms
  * included) over the account's last 30 days of screenings and charges, in the background;
- * shows progress while it runs, then which settings it ran and what would change: counts, a
- * bar per day, and the list (charges first) with the reasons.
+ * shows progress while it runs, then when it ran and which settings it ran, and what would
+ * change: counts, a bar per day, and the list (charges first) with the reasons. Once the
+ * settings are saved again, the result says it is stale, with a button to run it again.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { BacktestInput, BacktestResult } from "../../../../shared/schemas/backtest.ts";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
+import { testedText } from "./backtest-freshness.ts";
 import { dayAxis } from "./day-axis.ts";
+import "./backtest-panel.css";
 
 /**
  * What to run and the unsaved changes in it, described; or the field errors ("rule.field")
@@ -32,8 +35,12 @@ export function BacktestPanel({ settings, onFieldErrors }: Props) {
   const status = useQuery(
     trpc.backtest.status.queryOptions(undefined, {
       refetchInterval: (query) => (query.state.data?.status === "running" ? 300 : false),
+      // Back from the Templates or Block list page: say at once whether they changed since.
+      staleTime: 0,
     }),
   );
+  useStaleWhenSaved();
+  const now = useNow(30_000);
   const refresh = (job: unknown) =>
     queryClient.setQueryData(trpc.backtest.status.queryKey(), job as never);
   const start = useMutation(trpc.backtest.start.mutationOptions({ onSuccess: refresh }));
@@ -73,8 +80,8 @@ export function BacktestPanel({ settings, onFieldErrors }: Props) {
       <h2 id="backtest-title">Test on history</h2>
       <p className="muted">
         Runs the settings on this page, saved or not (unsaved changes in a rule's Settings
-        included), over the last 30 days of screenings and charges, and shows what would change.
-        Nothing is blocked or refunded.
+        included), over the dashboard's 30 days (UTC days, today included) of screenings and
+        charges, and shows what would change. Nothing is blocked or refunded.
       </p>
       <div className="backtest-actions">
         <button type="button" onClick={run} disabled={running || start.isPending}>
@@ -114,16 +121,53 @@ export function BacktestPanel({ settings, onFieldErrors }: Props) {
           {job.error}
         </p>
       )}
-      {job && job.status !== "cancelled" && (
+      {job && (job.status === "done" || job.status === "failed") && (
         <p className="backtest-used" data-backtest-used>
-          {job.unsaved.length > 0
-            ? `Tested with unsaved changes to ${job.unsaved.join("; ")}.`
-            : "Tested with the saved settings."}
+          {testedText(job, now)}
         </p>
       )}
-      {job?.status === "done" && job.result && <BacktestReport result={job.result} />}
+      {job?.status === "done" && job.settingsChanged && (
+        <p className="message warning backtest-stale" role="status" data-backtest-stale>
+          Settings changed since this test: its result may not be what they do now.{" "}
+          <button type="button" onClick={run} disabled={start.isPending}>
+            Run again
+          </button>
+        </p>
+      )}
+      {job?.status === "done" && job.result && (
+        <BacktestReport result={job.result} stale={job.settingsChanged} />
+      )}
     </section>
   );
+}
+
+/**
+ * Asks the server again whether the settings changed since the last test whenever the page's
+ * saved settings are (re)loaded: a switch autosaved, a rule's Settings form saved.
+ */
+function useStaleWhenSaved() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const saved = [
+    useQuery(trpc.rules.get.queryOptions()),
+    useQuery(trpc.templates.get.queryOptions()),
+    useQuery(trpc.blocklist.get.queryOptions()),
+    useQuery(trpc.ruleSettings.effective.queryOptions()),
+  ];
+  const version = saved.map((query) => query.dataUpdatedAt).join(":");
+  useEffect(() => {
+    if (version) void queryClient.invalidateQueries({ queryKey: trpc.backtest.status.queryKey() });
+  }, [version, queryClient, trpc]);
+}
+
+/** The time now, renewed every `everyMs`, so "2 min ago" moves on by itself. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
 }
 
 function changeList(changes: Record<string, number>) {
@@ -149,17 +193,20 @@ function LabelledLine({ figures }: { figures: NonNullable<BacktestResult["labell
   );
 }
 
-function BacktestReport({ result }: { result: BacktestResult }) {
+function BacktestReport({ result, stale }: { result: BacktestResult; stale: boolean }) {
   const c = result.charges;
   return (
-    <div className="backtest-report" data-backtest-report>
+    <div className={stale ? "backtest-report stale" : "backtest-report"} data-backtest-report>
       <ul className="backtest-summary">
         <li>
           <strong>{result.screenings.total.toLocaleString()}</strong> screenings:{" "}
           {changeList(result.screenings.changes)}
         </li>
-        <li>
-          <strong>{c.total.toLocaleString()}</strong> charges: {changeList(c.changes)}
+        <li data-backtest-charges>
+          <strong>{c.total.toLocaleString()}</strong> charges since {result.from.slice(0, 10)}, as
+          the dashboard counts them: {changeList(c.changes)}
+          {c.notJudged > 0 &&
+            ` (${c.notJudged.toLocaleString()} failed or pending, not judged: the rules act only on charges that went through)`}
         </li>
         <li data-newly-blocked>
           <strong>{c.newlyBlocked.toLocaleString()}</strong> charges would be blocked;{" "}

@@ -82,7 +82,8 @@ export function createStripeActionsService({
   outbox,
 }: Deps) {
   async function done(action: StripeAction, stripeObjectId: string | null): Promise<void> {
-    const events = outbox && eventsOf ? await eventsOf(action) : null;
+    // A simulated action is the demo's: its events never reach the merchant's endpoints.
+    const events = outbox && eventsOf && !action.simulated ? await eventsOf(action) : null;
     const stage =
       outbox && events
         ? (db: Parameters<EventOutbox["stage"]>[0], finished: Finished) =>

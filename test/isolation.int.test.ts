@@ -50,6 +50,11 @@ const INPUTS: Record<string, unknown> = {
     stripe_webhook_secret: "",
   },
   "stripe.loadDemo": undefined,
+  "stripe.demoPreview": undefined,
+  "stripe.removeDemo": undefined,
+  "allowedOrigins.get": undefined,
+  "allowedOrigins.set": { origins: ["https://b-shop.example"] },
+  "allowedOrigins.allow": { origin: "https://b-other.example" },
   "stripe.startImport": { days: 30 },
   "stripe.importStatus": undefined,
   "apiKeys.list": undefined,
@@ -128,6 +133,7 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
       stripe_webhook_secret: "whsec_Asecretsigningsecret",
     });
     await seed("stripe.loadDemo", undefined);
+    await seed("allowedOrigins.set", { origins: ["https://a-secret-shop.example"] });
     await t.prisma.transaction.create({
       data: {
         accountId: a.accountId,
@@ -215,6 +221,7 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
       key.data.id,
       key.data.key.slice(0, 12),
       "A-secret-label",
+      "a-secret-shop",
       endpoint.id,
       delivery.id,
     ];
@@ -247,6 +254,9 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
       t.prisma.allowEntry.findMany({ where, orderBy: { id: "asc" } }),
       t.prisma.webhookEndpoint.findMany({ where, orderBy: { id: "asc" } }),
       t.prisma.webhookDelivery.findMany({ where, orderBy: { id: "asc" } }),
+      t.prisma.allowedOrigins.findMany({ where }),
+      t.prisma.collectRefusal.findMany({ where, orderBy: { origin: "asc" } }),
+      t.prisma.demoLoad.findMany({ where }),
     ]);
     return JSON.stringify(state, (_key, value) =>
       typeof value === "bigint" ? String(value) : value,

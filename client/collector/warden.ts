@@ -4,7 +4,12 @@
  * resolves to a single-use token (10 minutes) for the merchant's backend to pass as `signals`
  * to /api/v1/screen. Served as /sdk/warden.mjs (this module) and /sdk/warden.js (a classic
  * script defining window.Warden). Kept free of dependencies: the budget is 15 KB gzipped.
+ *
+ * A collect refused because the page's origin is not allowed never fails silently: the reason
+ * goes to the console in one line, and token() resolves to a refusal token, so the backend's
+ * screening answers `signals: "refused"` with the same reason.
  */
+import { refusedToken } from "../../shared/collector-refusal.ts";
 import type { CollectInput } from "../../shared/schemas/collect.ts";
 import { type FormWatch, watchForm } from "./behavior.ts";
 import { deviceId } from "./device.ts";
@@ -69,7 +74,10 @@ export function collect(): CollectInput {
   };
 }
 
-/** Sends the signals to Warden; resolves to the token, rejects when Warden cannot be reached. */
+/**
+ * Sends the signals to Warden; resolves to the token (a refusal token when the page's origin
+ * is not allowed), rejects when Warden cannot be reached or refuses the key.
+ */
 export async function token(): Promise<string> {
   if (!settings) throw new Error("Warden.token: call Warden.init({ key, url }) first");
   const abort = new AbortController();
@@ -88,8 +96,13 @@ export async function token(): Promise<string> {
     );
     const answer = (await response.json().catch(() => null)) as {
       token?: string;
-      error?: { message?: string };
+      error?: { code?: string; message?: string };
     } | null;
+    if (response.status === 403 && answer?.error?.code === "FORBIDDEN") {
+      // The page's origin is not allowed (a secret key never gets this far: init refuses it).
+      console.warn(`Warden: collect refused: ${answer.error.message ?? location.origin}`);
+      return refusedToken(location.origin);
+    }
     if (!response.ok || typeof answer?.token !== "string") {
       throw new Error(
         `Warden.token: collect answered ${response.status}${answer?.error?.message ? `: ${answer.error.message}` : ""}`,

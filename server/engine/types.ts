@@ -73,6 +73,11 @@ export type Policy = {
   settings: RuleSettings;
   /** Allow-list entries in force (none when absent). */
   allowList?: readonly AllowListEntry[];
+  /**
+   * The merchant's own sites (Settings → API keys): the collector answers only these, and
+   * rule_referrer_mismatch compares with them (none when absent: the rule abstains).
+   */
+  allowedOrigins?: readonly string[];
 };
 
 /** A value the merchant trusts, as the policy carries it. */

@@ -1,6 +1,7 @@
 /**
- * Wiring: what a merchant sets (rules, templates, rule settings, block and allow lists) and the
- * policy loader that reads it all; every change is announced so each instance reloads.
+ * Wiring: what a merchant sets (rules, templates, rule settings, block and allow lists, allowed
+ * origins) and the policy loader that reads it all; every change is announced so each
+ * instance reloads.
  */
 import { DEFAULT_RULES, type Rules, rulesFromStored } from "../../shared/schemas/rules.ts";
 import {
@@ -12,6 +13,8 @@ import { createAllowListRepository } from "../modules/allowlist/allowlist.reposi
 import { createAllowListService } from "../modules/allowlist/allowlist.service.ts";
 import { createBlocklistRepository } from "../modules/blocklist/blocklist.repository.ts";
 import { createBlocklistService } from "../modules/blocklist/blocklist.service.ts";
+import { createOriginsRepository } from "../modules/collector/origins.repository.ts";
+import { createOriginsService } from "../modules/collector/origins.service.ts";
 import { createJsonSettingsRepository } from "../modules/json-settings/json-settings.repository.ts";
 import { createJsonSettingsService } from "../modules/json-settings/json-settings.service.ts";
 import { createPolicyService, policyChangeNotifier } from "../modules/policy/policy.service.ts";
@@ -51,16 +54,18 @@ export function wirePolicy({
     now,
     onChange,
   });
+  const origins = createOriginsService({ repo: createOriginsRepository(prisma), onChange });
   const policy = createPolicyService({
     rules,
     templates,
     blocklist,
     ruleSettings,
     allowList,
+    origins,
     changes,
     now,
   });
-  return { rules, templates, blocklist, ruleSettings, allowList, policy };
+  return { rules, templates, blocklist, ruleSettings, allowList, origins, policy };
 }
 
 export type PolicyServices = ReturnType<typeof wirePolicy>;

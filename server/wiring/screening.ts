@@ -24,10 +24,11 @@ export function wireScreening(
   deps: ServiceDeps,
   {
     policy,
+    origins,
     events,
     digestKeyOf,
     metrics,
-  }: Pick<PolicyServices, "policy"> &
+  }: Pick<PolicyServices, "policy" | "origins"> &
     Pick<DecisionServices, "events" | "digestKeyOf"> & { metrics: Metrics },
 ) {
   const { prisma, changes, encryptor, log, now } = deps;
@@ -45,6 +46,7 @@ export function wireScreening(
     repo: createSignalTokensRepository(prisma),
     apiKeys,
     policy,
+    origins,
     now,
     perIpPerMinute: deps.collectPerIpPerMinute ?? 60,
     tokensPerKey: deps.collectTokensPerKey ?? TOKENS_PER_KEY,

@@ -3,6 +3,7 @@
  * the outbox of refunds and cancellations, history import, and the demo that drives them.
  */
 import type { Metrics } from "../lib/metrics.ts";
+import { createDemoRepository } from "../modules/demo/demo.repository.ts";
 import { createDemoService } from "../modules/demo/demo.service.ts";
 import { createSettingsRepository } from "../modules/settings/settings.repository.ts";
 import {
@@ -89,6 +90,14 @@ export function wireStripe(
       now,
       log,
     }),
-    demo: createDemoService({ settings, rules, blocklist, webhookUrlFor, publicUrl }),
+    demo: createDemoService({
+      repo: createDemoRepository(prisma),
+      settings,
+      rules,
+      blocklist,
+      webhookUrlFor,
+      publicUrl,
+      now,
+    }),
   };
 }

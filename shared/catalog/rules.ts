@@ -52,7 +52,6 @@ export const SETTING_LABELS: Record<string, string> = {
   per_subnet_per_hour: "Signups per /24 network per hour",
   per_code_per_10_minutes: "Redemptions per code per 10 minutes",
   per_ip_or_device_per_hour: "Redemptions per IP or device per hour",
-  allowed_origins: "Allowed origins",
   max_users_per_card: "Users per card",
   max_cards_per_hour: "Cards per person per hour",
   max_users_per_device: "Users per device",

@@ -74,9 +74,11 @@ export type CollectResult = z.infer<typeof ZCollectResult>;
 /**
  * What became of the `signals` token a screening was sent with: accepted (its signals were
  * used), expired, used (already screened once), invalid (malformed, unknown, or another
- * account's). Screening never fails over signals: without them it judges what it was sent.
+ * account's), refused (the collect was refused because the page's origin is not allowed;
+ * the answer's `signals_reason` says which and where to allow it). Screening never fails
+ * over signals: without them it judges what it was sent.
  */
-export const SIGNALS_STATUSES = ["accepted", "expired", "used", "invalid"] as const;
+export const SIGNALS_STATUSES = ["accepted", "expired", "used", "invalid", "refused"] as const;
 export type SignalsStatus = (typeof SIGNALS_STATUSES)[number];
 
 /** What a consumed token carries into a screening. */

@@ -15,7 +15,6 @@ const count = (max: number) =>
     .min(1, "must be at least 1")
     .max(max, `must be at most ${max}`);
 const days = count(3650);
-const ORIGIN = /^https?:\/\/[^\s/?#]+$/;
 
 const base = {
   action: z.enum(["block", "review"], { message: "must be block or review" }),
@@ -67,19 +66,8 @@ export const RULE_SETTING_SHAPES = {
   }),
   rule_entropy: z.strictObject(base),
   rule_timezone_mismatch: z.strictObject(base),
-  rule_referrer_mismatch: z.strictObject({
-    ...base,
-    /** The merchant's own sites, e.g. https://shop.example.com. Empty: the rule abstains. */
-    allowed_origins: z
-      .array(
-        z
-          .string()
-          .trim()
-          .toLowerCase()
-          .regex(ORIGIN, "must be an origin such as https://shop.example.com"),
-      )
-      .max(100, "may list at most 100 origins"),
-  }),
+  /** Compares with the account's allowed origins (Settings → API keys; allowed-origins.ts). */
+  rule_referrer_mismatch: z.strictObject(base),
   rule_cc_reuse: z.strictObject({
     ...base,
     max_users_per_card: count(1000),
@@ -135,7 +123,7 @@ export const DEFAULT_RULE_SETTINGS: RuleSettings = {
   rule_promo_velocity: { ...live, per_code_per_10_minutes: 30, per_ip_or_device_per_hour: 3 },
   rule_entropy: { action: "review", mode: "live" },
   rule_timezone_mismatch: { action: "review", mode: "live" },
-  rule_referrer_mismatch: { ...live, allowed_origins: [] },
+  rule_referrer_mismatch: { ...live },
   rule_cc_reuse: { ...live, max_users_per_card: 3, window_days: 30, max_cards_per_hour: 5 },
   rule_device_fingerprint_reuse: { ...live, max_users_per_device: 3, window_days: 30 },
 };

@@ -4,6 +4,7 @@
  * rely on these names. Input is snake_case and strict (an unknown key is a 400 naming it).
  */
 import { z } from "zod";
+import { canonicalIp } from "../ip-address.ts";
 import { ALLOW_KINDS } from "./allow-list.ts";
 import { SIGNALS_STATUSES } from "./collect.ts";
 import { RULE_KEYS } from "./rules.ts";
@@ -41,7 +42,11 @@ export const ZScreenInput = z.strictObject({
   email: text(320)
     .refine((value) => /^[^\s@]+@[^\s@]+$/.test(value), { message: "must be an email address" })
     .optional(),
-  ip: z.union([z.ipv4(), z.ipv6()], { message: "must be an IPv4 or IPv6 address" }).optional(),
+  /** Stored in one form (ip-address.ts): ::ffff:127.0.0.1 is 127.0.0.1. */
+  ip: z
+    .union([z.ipv4(), z.ipv6()], { message: "must be an IPv4 or IPv6 address" })
+    .transform(canonicalIp)
+    .optional(),
   user_agent: text(1000).optional(),
   device_id: text(200).optional(),
   timezone: text(64)
@@ -116,9 +121,13 @@ export const ZScreenResult = z.object({
   took_ms: z.number(),
   /**
    * Only when `signals` was sent: accepted (used), expired, used (already screened once),
-   * or invalid (malformed, unknown, or another account's). The decision stands either way.
+   * invalid (malformed, unknown, or another account's), or refused (warden.js's collect was
+   * refused: the page's origin is not allowed; `signals_reason` says which and where to allow
+   * it). The decision stands either way.
    */
   signals: z.enum(SIGNALS_STATUSES).optional(),
+  /** Only when `signals` is refused: why, e.g. "Origin http://localhost:4000 is not one of …". */
+  signals_reason: z.string().optional(),
   /** Only when some feature could not be computed: the rules that needed it abstained. */
   unavailable: z.array(ZUnavailable).optional(),
   /**
@@ -154,7 +163,10 @@ export const ZScreeningListInput = z.object({
   decision: z.enum(DECISIONS).optional(),
   type: z.enum(SCREEN_TYPES).optional(),
   rule: z.enum(RULE_KEYS).optional(),
-  /** An email (or its start), a user id, or an IP address. */
+  /**
+   * Part of an email (any case), the start of a user id or of an IP address (203.0.113.), or
+   * a whole IP address. `%` and `_` mean themselves.
+   */
   search: storableString().trim().max(200).optional(),
   limit: z.number().int().min(1).max(200).default(50),
   /** Opaque, from a previous page's nextCursor. */

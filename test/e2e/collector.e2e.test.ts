@@ -175,9 +175,9 @@ describe("browser collector in Chromium", () => {
     expect(await outcome("http://127.0.0.1:9", "wdn_pk_whatever")).toMatch(
       /^true Warden\.token: Warden could not be reached/,
     );
-    // An unknown key is refused before CORS applies: the page cannot read why, only that it failed.
-    expect(await outcome(t.baseUrl, "wdn_pk_unknownunknownunknownunknown")).toMatch(
-      /^true Warden\.token/,
+    // An unknown key's 401 carries CORS too: the page reads why.
+    expect(await outcome(t.baseUrl, "wdn_pk_unknownunknownunknownunknown")).toBe(
+      "true Warden.token: collect answered 401: key: unknown or revoked API key.",
     );
     expect(
       await page.evaluate(() => {

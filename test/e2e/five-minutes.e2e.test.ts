@@ -1,7 +1,7 @@
 /**
  * "Integrate in five minutes" (docs/getting-started.md, linked from the README), followed
- * literally: step 1 in the console in Chromium (the two keys from Settings → API keys, the
- * shop's origin in the Rules page), then the page's own code blocks (found by their `<!-- five-minutes:NAME -->` markers) in an empty
+ * literally: step 1 in the console in Chromium (the two keys and the shop's origin, all in
+ * Settings → API keys), then the page's own code blocks (found by their `<!-- five-minutes:NAME -->` markers) in an empty
  * directory outside this repository, against a real Warden, and the first decision read off
  * the page in Chromium. The only edits: the test Warden's URL for http://localhost:3000, the
  * keys for their `wdn_sk_…`/`wdn_pk_…` placeholders, and PORT for the shop's port.
@@ -47,7 +47,7 @@ describe("docs/getting-started.md: Integrate in five minutes", () => {
     expect([...blocks.keys()]).toEqual(["install", "index.html", "server.mjs", "run"]);
     const ours = (code: string) => code.replaceAll("http://localhost:3000", t.baseUrl);
 
-    // Step 1, in the console: two keys, and the shop's origin allowed.
+    // Step 1, in the console: two keys, and the shop's origin allowed beside them.
     const merchant = await signedInMerchant(t, "newcomer@example.com");
     browser = await launchBrowser(undefined, ["--disable-blink-features=AutomationControlled"]);
     await signInAs(browser.context, t.baseUrl, merchant.token);
@@ -59,16 +59,17 @@ describe("docs/getting-started.md: Integrate in five minutes", () => {
 
     const port = await freePort();
     const shopOrigin = `http://localhost:${port}`;
-    await page.goto(`${t.baseUrl}/homepage/rules`);
-    await page.getByRole("button", { name: "Settings for Referrer and origin mismatch" }).click();
-    const origins = page.getByRole("form", { name: "Referrer and origin mismatch settings" });
-    await origins.getByLabel("Allowed origins").fill(shopOrigin);
-    await origins.getByRole("button", { name: "Save" }).click();
-    await origins.getByText("Saved.").waitFor();
+    const allow = page.getByRole("form", { name: "Allow an origin" });
+    await allow.getByLabel("Origin").fill(shopOrigin);
+    await allow.getByRole("button", { name: "Allow origin" }).click();
+    await page.getByRole("list", { name: "Allowed origins" }).getByText(shopOrigin).waitFor();
 
-    // Step 2: the install block in an empty directory, then the page.
+    // Step 2: the install block in an empty directory, then the page. package.json names the
+    // downloaded file, not this Warden's address.
     await sh(ours(blocks.get("install") ?? ""), dir);
     const app = join(dir, "shop");
+    const manifest = JSON.parse(await readFile(join(app, "package.json"), "utf8"));
+    expect(manifest.dependencies).toEqual({ warden: "file:warden-client.tgz" });
     await writeFile(
       join(app, "index.html"),
       ours(blocks.get("index.html") ?? "").replace("wdn_pk_…", publishable),
@@ -80,12 +81,16 @@ describe("docs/getting-started.md: Integrate in five minutes", () => {
       env: { ...process.env, PORT: String(port) },
       stdio: ["ignore", "pipe", "inherit"],
     });
-    await new Promise<void>((ready, failed) => {
+    // It says where it listens: the PORT it was given, not a hard-coded one.
+    const listening = await new Promise<string>((ready, failed) => {
       shop?.stdout?.on("data", (chunk: Buffer) => {
-        if (chunk.toString().includes("Shop on")) ready();
+        const line = chunk.toString();
+        if (line.includes("Shop on")) ready(line.trim());
       });
       shop?.once("exit", (code) => failed(new Error(`server.mjs exited with ${code}`)));
     });
+
+    expect(listening).toBe(`Shop on ${shopOrigin}`);
 
     await page.goto(`${shopOrigin}/`);
     await page.locator("input[name=email]").click();

@@ -5,11 +5,11 @@ import type { TestApp } from "./test-app.ts";
 
 export const SHOP = "https://shop.example.com";
 
-/** Sets the merchant's allowed origins (rule_referrer_mismatch's list, used for CORS too). */
+/** Sets the merchant's allowed origins (Settings → API keys; rule_referrer_mismatch's too). */
 export async function allowOrigins(merchant: Merchant, origins: string[]) {
-  const put = await merchant.api.json("/api/rule-settings", {
+  const put = await merchant.api.json("/api/allowed-origins", {
     method: "PUT",
-    body: { rule_referrer_mismatch: { allowed_origins: origins } },
+    body: { origins },
   });
   expect(put.status, JSON.stringify(put.body)).toBe(200);
 }

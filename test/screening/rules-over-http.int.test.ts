@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ScreenInput, ScreenResult } from "../../shared/schemas/screening.ts";
 import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
+import { allowOrigins } from "../helpers/collector.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
@@ -141,7 +142,7 @@ const SCENARIOS: Scenario[] = [
   {
     name: "rule_referrer_mismatch: an origin that is not the merchant's",
     rules: ["rule_referrer_mismatch"],
-    settings: { rule_referrer_mismatch: { allowed_origins: ["https://shop.example.com"] } },
+    setup: ({ merchant }) => allowOrigins(merchant, ["https://shop.example.com"]),
     before: [],
     event: { type: "signup", origin: "https://evil.example.net" },
     expect: {

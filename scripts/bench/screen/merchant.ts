@@ -19,11 +19,7 @@ export async function setUpMerchant(base: string, dataDir: string): Promise<stri
       template_account_farm_shield: true,
     },
   });
-  await call(base, "/api/rule-settings", {
-    method: "PUT",
-    token,
-    body: { rule_referrer_mismatch: { allowed_origins: [SHOP] } },
-  });
+  await call(base, "/api/allowed-origins", { method: "PUT", token, body: { origins: [SHOP] } });
   const on = await call<Record<string, unknown>>(base, "/api/rules", { token });
   const off = Object.entries(on).filter(([k, v]) => k.startsWith("rule_") && v !== true);
   if (off.length > 0) throw new Error(`rules still off: ${off.map(([k]) => k).join(", ")}`);

@@ -155,10 +155,7 @@ export async function setUpMerchant(
       ),
     });
   }
-  await api("/api/rule-settings", {
-    method: "PUT",
-    body: { rule_referrer_mismatch: { allowed_origins: [SHOP] } },
-  });
+  await api("/api/allowed-origins", { method: "PUT", body: { origins: [SHOP] } });
   const secret = await api<{ key: string }>("/api/api-keys", {
     body: { name: "simulated backend" },
   });

@@ -74,11 +74,10 @@ describe("rule_timezone_mismatch and relayed networks", () => {
 });
 
 describe("rule_referrer_mismatch", () => {
-  const allowed = policy(
-    { rule_referrer_mismatch: true },
-    {},
-    { rule_referrer_mismatch: { allowed_origins: ["https://shop.example.com"] } },
-  );
+  const allowed = {
+    ...policy({ rule_referrer_mismatch: true }),
+    allowedOrigins: ["https://shop.example.com"],
+  };
   it.each([
     {
       origin: "https://shop.example.com",

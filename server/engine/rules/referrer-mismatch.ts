@@ -19,9 +19,7 @@ export const referrerMismatch: Rule = {
   appliesTo: ["event"],
   check(subject, policy) {
     if (subject.kind !== "event") return null;
-    const allowed = new Set(
-      policy.settings.rule_referrer_mismatch.allowed_origins.map((origin) => hostOf(origin)),
-    );
+    const allowed = new Set((policy.allowedOrigins ?? []).map((origin) => hostOf(origin)));
     const originHost = hostOf(subject.origin);
     if (allowed.size > 0) {
       for (const [field, host] of [

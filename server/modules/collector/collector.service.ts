@@ -1,8 +1,13 @@
 /**
  * The browser collector's server side. Collect: a publishable key and an Origin among the
- * merchant's allowed origins (rule_referrer_mismatch's list) turn what warden.js sent into a
+ * merchant's allowed origins (Settings → API keys) turn what warden.js sent into a
  * single-use token, valid 10 minutes; the signals stay here, only the token's SHA-256 is
  * stored. Consume: a screening of the same account takes the token's signals once.
+ *
+ * A collect from an origin not allowed is refused with a 403 the page can read (its route
+ * answers CORS for any origin), and the refusal is recorded (origins.service.ts): warden.js
+ * then resolves to a refusal token (shared/collector-refusal.ts), and a screening sent it
+ * answers `signals: "refused"` with the recorded reason.
  *
  * The key is public (it is in the merchant's pages), so every check that costs nothing comes
  * before any budget is spent: the key (authorize), then the Origin, then the browser's own
@@ -10,6 +15,9 @@
  * route parses it), and collect stores it. A preflight spends nothing. A key keeps at most
  * TOKENS_PER_KEY tokens, the oldest evicted first (decision 013).
  */
+
+import { refusedOriginOf } from "../../../shared/collector-refusal.ts";
+import { canonicalIp } from "../../../shared/ip-address.ts";
 import {
   type CollectedSignals,
   type CollectInput,
@@ -26,6 +34,7 @@ import type { ApiKeysService } from "../api-keys/api-keys.service.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
 import { ipKeys } from "../screening/features/identity.ts";
 import { createBrowserWindows } from "./browser-windows.ts";
+import { type OriginsService, refusalMessage } from "./origins.service.ts";
 import type { SignalTokensRepository } from "./signal-tokens.repository.ts";
 
 const TOKEN_SHAPE = /^wdn_sig_[A-Za-z0-9_-]{16,64}$/;
@@ -34,6 +43,8 @@ type Deps = {
   repo: SignalTokensRepository;
   apiKeys: Pick<ApiKeysService, "identify" | "spend">;
   policy: Pick<PolicyService, "load">;
+  /** Records refused collects and finds them again for a refusal token. */
+  origins: Pick<OriginsService, "recordRefusal" | "refusal">;
   now: () => Date;
   /** Collects per publishable key and browser IP (an IPv6 /64) per minute, per instance. */
   perIpPerMinute: number;
@@ -51,7 +62,12 @@ export type Access = { caller: Caller; origin: string | null; sentOrigin: string
 /** A collect let in by admit: from an allowed Origin, within its budgets, at this time. */
 export type Admitted = { access: Access & { origin: string }; ip: string; at: Date };
 
-export type Consumed = { status: SignalsStatus; signals: CollectedSignals | null };
+/** What became of a screening's token; `reason` says why a collect was refused. */
+export type Consumed = {
+  status: SignalsStatus;
+  signals: CollectedSignals | null;
+  reason?: string;
+};
 
 /** An origin as browsers send it (scheme, host, port), or null when it is not one. */
 export function originOf(value: string | undefined): string | null {
@@ -68,6 +84,7 @@ export function createCollectorService({
   repo,
   apiKeys,
   policy,
+  origins,
   now,
   perIpPerMinute,
   tokensPerKey,
@@ -103,9 +120,7 @@ export function createCollectorService({
   async function allowedOrigin(accountId: string, origin: string | null): Promise<boolean> {
     if (!origin) return false;
     const loaded = await policy.load(accountId);
-    return loaded.settings.rule_referrer_mismatch.allowed_origins.some(
-      (allowed) => originOf(allowed) === origin,
-    );
+    return (loaded.allowedOrigins ?? []).some((allowed) => originOf(allowed) === origin);
   }
 
   return {
@@ -124,19 +139,19 @@ export function createCollectorService({
     },
 
     /**
-     * Lets a collect in: 403 from an Origin that is not allowed, 429 past the browser's budget
-     * or the key's (spent in that order). Its body is read only after this.
+     * Lets a collect in: 403 from an Origin that is not allowed (recorded, when it is one),
+     * 429 past the browser's budget or the key's (spent in that order). Its body is read only
+     * after this.
      */
-    admit(access: Access, ip: string): Admitted {
+    async admit(access: Access, ip: string): Promise<Admitted> {
       const { origin } = access;
-      if (!origin) {
-        throw new AppError(
-          "FORBIDDEN",
-          `Origin ${access.sentOrigin ?? "(none)"} is not one of this account's allowed origins: ` +
-            "add the site under Rules → Referrer and origin mismatch → allowed origins.",
-        );
-      }
       const at = now();
+      if (!origin) {
+        const sent = originOf(access.sentOrigin ?? undefined);
+        // Best effort: the refusal is answered whether or not it could be written.
+        if (sent) await origins.recordRefusal(access.caller.accountId, sent, at).catch(() => false);
+        throw new AppError("FORBIDDEN", refusalMessage(sent ?? access.sentOrigin));
+      }
       const keyId = access.caller.key?.id ?? "";
       spend(`${keyId}:${browserOf(ip)}`, at.getTime());
       apiKeys.spend(keyId);
@@ -154,7 +169,7 @@ export function createCollectorService({
         createdAt: at,
         expiresAt,
         origin: access.origin,
-        collectIp: ip,
+        collectIp: canonicalIp(ip), // one form per address (::ffff:a.b.c.d is a.b.c.d)
         signals: input,
         keep: tokensPerKey,
       });
@@ -163,6 +178,14 @@ export function createCollectorService({
 
     /** Takes a token's signals for a screening of this account, once; never throws for a bad token. */
     async consume(accountId: string, token: string): Promise<Consumed> {
+      const refusedOrigin = refusedOriginOf(token);
+      if (refusedOrigin !== null) {
+        // Only an origin as collect records it is looked up (the token is the browser's word).
+        if (originOf(refusedOrigin) !== refusedOrigin) return { status: "invalid", signals: null };
+        const refusal = await origins.refusal(accountId, refusedOrigin);
+        if (!refusal) return { status: "invalid", signals: null };
+        return { status: "refused", signals: null, reason: refusal.reason };
+      }
       if (!TOKEN_SHAPE.test(token)) return { status: "invalid", signals: null };
       const at = now();
       const hash = sha256Hex(token);

@@ -1,6 +1,7 @@
 /**
  * Everything the engine needs for an account, loaded in one place: the policy (rule flags,
- * templates, each rule's settings, block list and allow list, combined by effectiveRules) and the features
+ * templates, each rule's settings, block list, allow list and allowed origins, combined by
+ * effectiveRules) and the features
  * that do not depend on the event (the disposable-domain set, built once).
  *
  * The policy is read on every Stripe event and every screening, so it is kept in memory per
@@ -29,6 +30,8 @@ type Deps = {
   ruleSettings: { overrides(accountId: string): Promise<RuleSettingsUpdate> };
   /** Allow-list entries in force now (expired ones are not loaded). */
   allowList?: { active(accountId: string): Promise<AllowListEntry[]> };
+  /** The merchant's allowed origins (Settings → API keys). */
+  origins?: { allowed(accountId: string): Promise<string[]> };
   changes: ChangeFeed;
   now: () => Date;
   maxAgeMs?: number;
@@ -49,6 +52,7 @@ export function createPolicyService({
   blocklist,
   ruleSettings,
   allowList,
+  origins,
   changes,
   now,
   maxAgeMs = 60_000,
@@ -65,15 +69,24 @@ export function createPolicyService({
   });
 
   async function read(accountId: string): Promise<Policy> {
-    const [r, t, b, own, allowed] = await Promise.all([
+    const [r, t, b, own, allowed, allowedOrigins] = await Promise.all([
       rules.get(accountId),
       templates.get(accountId),
       blocklist.get(accountId),
       ruleSettings.overrides(accountId),
       allowList?.active(accountId) ?? [],
+      origins?.allowed(accountId) ?? [],
     ]);
     const { enabled, settings } = effectiveRules(r, t, own);
-    return { rules: r, templates: t, blocklist: b, enabled, settings, allowList: allowed };
+    return {
+      rules: r,
+      templates: t,
+      blocklist: b,
+      enabled,
+      settings,
+      allowList: allowed,
+      allowedOrigins,
+    };
   }
 
   /** Until when a policy loaded at `at` may be used: the age limit, or an entry's expiry. */

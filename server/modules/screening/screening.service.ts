@@ -105,6 +105,7 @@ export function createScreeningService({
         monitored: evaluation.monitored,
         took_ms: Math.round(tookMs * 100) / 100,
         ...(collected ? { signals: collected.status } : {}),
+        ...(collected?.reason ? { signals_reason: collected.reason } : {}),
         ...(unavailable.length > 0 ? { unavailable } : {}),
         ...(evaluation.allowed ? { allowed: allowedView(evaluation.allowed) } : {}),
       };

@@ -1,11 +1,13 @@
 /**
  * POST /api/v1/collect?key=wdn_pk_…: the browser collector (warden.js) sends what it saw and
  * gets a single-use token for the merchant's backend. Called cross-origin from the merchant's
- * pages, so CORS here answers only an Origin among the account's allowed origins (reflected,
- * never with credentials); OPTIONS answers the preflight a JSON body causes. warden.js sends
- * text/plain, a simple request that needs no preflight.
+ * pages, so every answer reflects the page's Origin in CORS (never with credentials): a token
+ * is only ever answered to an allowed origin, and a refusal's message is not secret, so a page
+ * on an origin not yet allowed can read why (warden.js logs it). OPTIONS answers the preflight
+ * a JSON body causes, for any origin, and spends nothing; warden.js sends text/plain, a simple
+ * request that needs no preflight.
  */
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
   COLLECT_BODY_LIMIT,
@@ -13,6 +15,7 @@ import {
   ZCollectResult,
 } from "../../../shared/schemas/collect.ts";
 import { AppError } from "../../lib/app-error.ts";
+import { originOf } from "../../modules/collector/collector.service.ts";
 import type { Services } from "../../services.ts";
 import { addRoutes, type Route, route } from "./route.ts";
 
@@ -46,7 +49,11 @@ const ZCollectBody = z.preprocess((body) => {
   }
 }, ZCollectInput);
 
-function allowCors(reply: FastifyReply, origin: string): void {
+/** Lets the page that sent this request read the answer, whatever it is (see above). */
+function allowCors(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header("vary", "origin");
+  const origin = originOf(request.headers.origin);
+  if (!origin) return;
   reply.header("access-control-allow-origin", origin);
   reply.header("cross-origin-resource-policy", "cross-origin");
 }
@@ -63,18 +70,11 @@ export function collectRouteTable(services: Services): Route[] {
       hide: true,
       query: ZCollectQuery,
       response: null,
-      handler: async ({ query }, request, reply) => {
-        reply.header("vary", "origin");
-        const origin = await collector
-          .authorize(query.key, request.headers.origin)
-          .then((access) => access.origin)
-          .catch(() => null);
-        if (origin) {
-          allowCors(reply, origin);
-          reply.header("access-control-allow-methods", "POST");
-          reply.header("access-control-allow-headers", "content-type");
-          reply.header("access-control-max-age", "600");
-        }
+      handler: async (_, request, reply) => {
+        allowCors(request, reply);
+        reply.header("access-control-allow-methods", "POST");
+        reply.header("access-control-allow-headers", "content-type");
+        reply.header("access-control-max-age", "600");
       },
     }),
     route({
@@ -86,10 +86,8 @@ export function collectRouteTable(services: Services): Route[] {
       query: ZCollectQuery,
       // The key, the Origin and both budgets before the body is read (collector.service.ts).
       admit: async ({ query }, request, reply) => {
-        reply.header("vary", "origin");
+        allowCors(request, reply);
         const access = await collector.authorize(query.key, request.headers.origin);
-        // The page may read the answer (and its errors) only from an allowed origin.
-        if (access.origin) allowCors(reply, access.origin);
         return collector.admit(access, request.ip);
       },
       body: ZCollectBody,
@@ -103,10 +101,13 @@ export function collectRouteTable(services: Services): Route[] {
       openapi: {
         description:
           "Called by /sdk/warden.js from the merchant's page with a publishable key in `key`. " +
-          "The Origin must be one of the account's allowed origins (Rules → Referrer and origin " +
-          "mismatch); the answer's `token` goes to your backend, which passes it as `signals` " +
-          "to POST /api/v1/screen within 10 minutes, once. The body may be sent as text/plain " +
-          "(no CORS preflight) or application/json. A secret key is refused with 403.",
+          "The Origin must be one of the account's allowed origins (Settings → API keys); the " +
+          "answer's `token` goes to your backend, which passes it as `signals` to POST " +
+          "/api/v1/screen within 10 minutes, once. From any other origin the answer is a 403 " +
+          "the page can read (CORS), naming the origin; warden.js logs it and resolves to a " +
+          'refusal token, which the screening answers with `signals: "refused"`. The body may ' +
+          "be sent as text/plain (no CORS preflight) or application/json. A secret key is " +
+          "refused with 403.",
         querystring: {
           type: "object",
           properties: { key: { type: "string", description: "A publishable key, wdn_pk_…" } },

@@ -10,6 +10,11 @@ import {
   ZAllowEntryRef,
   ZAllowEntryView,
 } from "../../../shared/schemas/allow-list.ts";
+import {
+  ZAllowedOriginsInput,
+  ZAllowedOriginsView,
+  ZAllowOriginInput,
+} from "../../../shared/schemas/allowed-origins.ts";
 import { ZApiKeyCreate, ZApiKeyCreated, ZApiKeyView } from "../../../shared/schemas/api-keys.ts";
 import { ZCredentials } from "../../../shared/schemas/auth.ts";
 import { ZBlocklist, ZBlocklistView } from "../../../shared/schemas/blocklist.ts";
@@ -181,6 +186,37 @@ export function consoleRouteTable(services: Services): Route[] {
       response: null,
       errors: [404],
       handler: ({ params }, request) => caller(request).allowList.remove({ id: params.id }),
+    }),
+    route({
+      method: "GET",
+      url: "/allowed-origins",
+      tag: "api-keys",
+      summary: "Origins warden.js may collect from, and the origins refused lately",
+      auth: session,
+      response: ZAllowedOriginsView,
+      handler: (_, request) => caller(request).allowedOrigins.get(),
+    }),
+    route({
+      method: "PUT",
+      url: "/allowed-origins",
+      tag: "api-keys",
+      summary: "Replace the allowed origins (rule_referrer_mismatch compares with them too)",
+      auth: session,
+      body: ZAllowedOriginsInput,
+      response: ZAllowedOriginsView,
+      examples: { body: { origins: ["https://shop.example.com", "http://localhost:4000"] } },
+      handler: ({ body }, request) => caller(request).allowedOrigins.set(body),
+    }),
+    route({
+      method: "POST",
+      url: "/allowed-origins",
+      tag: "api-keys",
+      summary: "Allow one more origin (kept once if it is listed already)",
+      auth: session,
+      body: ZAllowOriginInput,
+      response: ZAllowedOriginsView,
+      examples: { body: { origin: "http://localhost:4000" } },
+      handler: ({ body }, request) => caller(request).allowedOrigins.allow(body),
     }),
     route({
       method: "GET",

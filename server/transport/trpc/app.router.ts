@@ -1,4 +1,5 @@
 import { allowListRouter } from "./allow-list.router.ts";
+import { allowedOriginsRouter } from "./allowed-origins.router.ts";
 import { apiKeysRouter } from "./api-keys.router.ts";
 import { authRouter } from "./auth.router.ts";
 import { backtestRouter } from "./backtest.router.ts";
@@ -35,6 +36,7 @@ export const appRouter = router({
   review: reviewRouter,
   screeningsApi: screeningsApiRouter,
   allowList: allowListRouter,
+  allowedOrigins: allowedOriginsRouter,
   webhooks: webhooksRouter,
 });
 

@@ -7,7 +7,6 @@ describe("unsaved Settings forms in Test on history", () => {
     const drafted = withDrafts(DEFAULT_RULE_SETTINGS, {
       rule_signup_velocity: { per_ip_per_hour: "1" },
       rule_ip: { window_days: "365" },
-      rule_referrer_mismatch: { allowed_origins: [" HTTPS://Shop.Example.com ", ""] },
     });
     expect(drafted.ok).toBe(true);
     if (!drafted.ok) return;
@@ -15,18 +14,13 @@ describe("unsaved Settings forms in Test on history", () => {
       ...DEFAULT_RULE_SETTINGS.rule_signup_velocity,
       per_ip_per_hour: 1,
     });
-    expect(drafted.settings.rule_referrer_mismatch.allowed_origins).toEqual([
-      "https://shop.example.com",
-    ]);
     // An edit back to the running value is no change; the input is not modified.
     expect(drafted.changed).toEqual({
       rule_signup_velocity: { per_ip_per_hour: 1 },
-      rule_referrer_mismatch: { allowed_origins: ["https://shop.example.com"] },
     });
     expect(DEFAULT_RULE_SETTINGS.rule_signup_velocity.per_ip_per_hour).toBe(5);
     expect(describeChanges(drafted.changed)).toEqual([
       "Signup velocity (Signups per IP per hour 1)",
-      "Referrer and origin mismatch (Allowed origins https://shop.example.com)",
     ]);
   });
 

@@ -62,11 +62,7 @@ export function changedFields(current: Record<string, unknown>, edits: Record<st
   for (const [field, raw] of Object.entries(edits)) {
     const value =
       typeof raw === "string" && field !== "action" && field !== "mode" ? toNumber(raw) : raw;
-    const cleaned =
-      field === "allowed_origins"
-        ? (value as string[]).map((o) => o.trim()).filter(Boolean)
-        : value;
-    if (JSON.stringify(cleaned) !== JSON.stringify(current[field])) out[field] = cleaned;
+    if (JSON.stringify(value) !== JSON.stringify(current[field])) out[field] = value;
   }
   return out;
 }

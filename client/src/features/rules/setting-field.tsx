@@ -56,24 +56,6 @@ export function SettingField({ id, field, value, error, onChange }: Props) {
       </label>
     );
   }
-  if (field === "allowed_origins") {
-    return (
-      <label>
-        {settingLabel(field)}
-        <textarea
-          name={field}
-          rows={3}
-          spellCheck={false}
-          placeholder="https://shop.example.com"
-          value={(value as string[]).join("\n")}
-          aria-describedby={described ?? `${name}-hint`}
-          onChange={(event) => onChange(event.target.value.split("\n"))}
-        />
-        <small id={`${name}-hint`}>One origin a line. None: the rule abstains.</small>
-        {message}
-      </label>
-    );
-  }
   if (field === "event_types") {
     return <EventTypes field={field} value={value as string[] | null} onChange={onChange} />;
   }

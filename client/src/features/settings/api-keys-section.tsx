@@ -12,6 +12,7 @@ import {
 } from "../../../../shared/schemas/api-keys.ts";
 import { LoadError } from "../../components/save-status.tsx";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
+import { AllowedOrigins } from "./allowed-origins.tsx";
 import { ApiKeyList } from "./api-key-list.tsx";
 import { NewKeyBox } from "./new-key-box.tsx";
 
@@ -37,6 +38,8 @@ export function ApiKeysSection() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    // One secret on screen at a time: a second key waits until the first is acknowledged.
+    if (created) return;
     create.reset();
     const checked = ZApiKeyCreate.safeParse({ name, kind });
     if (!checked.success) {
@@ -44,7 +47,6 @@ export function ApiKeysSection() {
       return;
     }
     setLocalError(null);
-    setCreated(null);
     create.mutate({ name, kind });
   }
 
@@ -88,10 +90,19 @@ export function ApiKeysSection() {
             <option value="publishable">Publishable (warden.js)</option>
           </select>
         </label>
-        <button type="submit" disabled={create.isPending}>
+        <button
+          type="submit"
+          disabled={create.isPending || created !== null}
+          aria-describedby={created ? "api-key-wait" : undefined}
+        >
           {create.isPending ? "Creating…" : "Create key"}
         </button>
       </form>
+      {created && (
+        <p className="secret-wait" id="api-key-wait">
+          Copy the new key below and press “I have copied it” before creating another.
+        </p>
+      )}
       {create.error && !nameError && (
         <p className="message error" role="alert">
           {errorMessage(create.error)}
@@ -105,6 +116,7 @@ export function ApiKeysSection() {
       ) : (
         <ApiKeyList keys={list.data} onRevoked={refresh} />
       )}
+      <AllowedOrigins />
     </section>
   );
 }

@@ -75,4 +75,13 @@ describe("an origin not yet allowed", () => {
     expect(accepted.signals_reason).toBeUndefined();
     expect(warnings).toHaveLength(1);
   });
+
+  it("points the referrer rule's settings to where the allowed origins now live", async () => {
+    await page.goto(`${t.baseUrl}/homepage/rules`);
+    await page.getByRole("button", { name: "Settings for Referrer and origin mismatch" }).click();
+    const hint = page.locator("[data-origins-hint]");
+    await hint.getByRole("link", { name: "Settings → API keys" }).click();
+    await page.getByRole("list", { name: "Allowed origins" }).getByText(site.origin).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/homepage/settings");
+  });
 });

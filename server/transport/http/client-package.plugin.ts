@@ -1,7 +1,7 @@
 /**
  * GET /sdk/warden-client.tgz: the typed client as an npm tarball, so a merchant's project
- * installs it from their own Warden (`npm install http://localhost:3000/sdk/warden-client.tgz`)
- * without a registry. Packed on the first request and kept in memory: start-up pays nothing.
+ * installs it from their own Warden without a registry (`curl -fO …/sdk/warden-client.tgz` and
+ * `npm install ./warden-client.tgz`, so package.json names the file, not this server). Packed on the first request and kept in memory: start-up pays nothing.
  */
 import type { FastifyInstance } from "fastify";
 

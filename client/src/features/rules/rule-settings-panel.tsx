@@ -7,6 +7,7 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useState } from "react";
+import { Link } from "react-router";
 import type { RuleSetting } from "../../../../shared/schemas/rule-settings.ts";
 import type { RuleKey } from "../../../../shared/schemas/rules.ts";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
@@ -84,6 +85,12 @@ export function RuleSettingsPanel({
           noValidate
           onSubmit={submit}
         >
+          {rule === "rule_referrer_mismatch" && (
+            <p className="hint" data-origins-hint>
+              This rule compares an event's origin and referrer with your allowed origins, which
+              live with your keys: <Link to="/homepage/settings">Settings → API keys</Link>.
+            </p>
+          )}
           {Object.keys(value).map((field) => (
             <SettingField
               key={field}

@@ -16,8 +16,13 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
   process.exit(1);
 }
 
-const pglite = await PGlite.create({ extensions: await pgliteExtensions() });
-const sql = await diffSchemaAgainstMigrations(new PrismaPGlite(pglite));
+// The schema engine replays the migrations in a shadow database of the adapter's making, which
+// the adapter opens without extensions; a migration that creates pg_trgm needs it loaded there.
+const extensions = await pgliteExtensions();
+const adapter = new PrismaPGlite(await PGlite.create({ extensions }));
+const shadow = new PrismaPGlite(await PGlite.create({ extensions }));
+adapter.connectToShadowDb = () => shadow.connect();
+const sql = await diffSchemaAgainstMigrations(adapter);
 if (!sql.trim() || /^-- This is an empty migration\.?\s*$/.test(sql.trim())) {
   console.log("The schema matches the migrations: nothing to write.");
   process.exit(0);

@@ -171,6 +171,7 @@ describe.each(DB_KINDS)("transaction dashboard on %s", (kind) => {
       outcome_risk_level: "normal",
       outcome_risk_score: 12,
       blocked_by: null,
+      blocked_by_rules: [],
       action: null,
       livemode: false,
       payment_intent: "pi_alice",
@@ -184,6 +185,8 @@ describe.each(DB_KINDS)("transaction dashboard on %s", (kind) => {
       amount: 50,
       reason: "risk score 82 above threshold 70",
       blocked_by: "Custom Rule",
+      // Acted on before the rule's key was kept: "Custom Rule" alone.
+      blocked_by_rules: [],
       action: { kind: "refund", status: "failed", error: "Your card was declined." },
     });
     expect(byId.chYen).toMatchObject({ amount: 1500, currency: "jpy", email: null });

@@ -50,6 +50,11 @@ export type TransactionAction = z.infer<typeof ZTransactionAction>;
 
 /** A dashboard row: the wire object plus what the console needs to link and explain it. */
 export const ZDashboardRow = ZTransaction.extend({
+  /**
+   * The names of the rules whose block acted on the charge (shared/catalog/rules.ts), beside
+   * blocked_by "Custom Rule"; empty otherwise, and for charges acted on before this was kept.
+   */
+  blocked_by_rules: z.array(z.string()),
   action: ZTransactionAction.nullable(),
   livemode: z.boolean(),
   payment_intent: z.string().nullable(),

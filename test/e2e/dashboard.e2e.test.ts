@@ -2,6 +2,7 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Prisma } from "../../server/db/generated/client.ts";
+import { RULE_CATALOG } from "../../shared/catalog/rules.ts";
 import { launchBrowser, screenshot, signInAs } from "../helpers/browser.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -73,6 +74,7 @@ describe("transaction dashboard in Chromium", () => {
           riskScore: 82,
           blockedBy: "custom_rule",
           ruleReason: "risk score 82 above threshold 70",
+          ruleKeys: ["rule_high_risk"],
           actionKind: "refund",
           actionStatus: "failed",
           actionError: "Charge ch_3Rule has already been refunded.",
@@ -169,6 +171,13 @@ describe("transaction dashboard in Chromium", () => {
     expect(outcomes).toContain("blocked");
     expect(all.some((r) => r.text[8]?.startsWith("Stripe"))).toBe(true);
     expect(all.some((r) => r.text[8]?.startsWith("Custom Rule"))).toBe(true);
+    // Demo charges go through the ingest like real ones: each rule block names its rules.
+    const labels = new Set(RULE_CATALOG.map((rule) => rule.label));
+    for (const { text } of all.filter((r) => r.text[8]?.startsWith("Custom Rule"))) {
+      const named = text[8]?.split("\n")[1]?.split(", ") ?? [];
+      expect(named.length, text[0]).toBeGreaterThan(0);
+      for (const name of named) expect(labels, `${text[0]}: ${name}`).toContain(name);
+    }
     await screenshot(page, "dashboard-demo");
 
     await page.getByLabel("Outcome").selectOption("blocked");
@@ -208,7 +217,9 @@ describe("transaction dashboard in Chromium", () => {
       "risk score 82 above threshold 70",
       "elevated (82)",
     ]);
-    expect(rule[8]).toBe("Custom Rule\nrefund failed: Charge ch_3Rule has already been refunded.");
+    expect(rule[8]).toBe(
+      "Custom Rule\nToo high risk level with threshold\nrefund failed: Charge ch_3Rule has already been refunded.",
+    );
     expect((await cells("ch_4Yen")).slice(1, 3)).toEqual(["1500.00", "JPY"]);
     expect((await cells("ch_5Pending")).slice(5, 9)).toEqual(["pending", "-", "-", "-"]);
     await screenshot(page, "dashboard-rows");

@@ -68,6 +68,7 @@ describe("console on a 375 px phone in Chromium", () => {
           riskScore: 82,
           blockedBy: "custom_rule",
           ruleReason: "risk score 82 above threshold 70",
+          ruleKeys: ["rule_high_risk"],
           actionKind: "refund",
           actionStatus: "done",
         }),

@@ -24,6 +24,7 @@ const ROW_FIELDS = {
   outcome: true,
   outcomeReason: true,
   ruleReason: true,
+  ruleKeys: true,
   riskLevel: true,
   riskScore: true,
   blockedBy: true,

@@ -1,5 +1,6 @@
 /** Transaction dashboard use cases: one page of charges (keyset-paginated) and the 30-day summary. */
 
+import { RULE_CATALOG } from "../../../shared/catalog/rules.ts";
 import { toMajorUnits } from "../../../shared/currency.ts";
 import {
   BLOCKED_BY_LABELS,
@@ -107,10 +108,18 @@ function toDashboardRow(row: ListedTransaction): DashboardRow {
     outcome_risk_level: row.riskLevel,
     outcome_risk_score: row.riskScore,
     blocked_by: row.blockedBy ? BLOCKED_BY_LABELS[row.blockedBy] : null,
+    blocked_by_rules: row.blockedBy === "custom_rule" ? row.ruleKeys.map(ruleLabel) : [],
     action: actionOf(row),
     livemode: row.livemode,
     payment_intent: row.paymentIntentId,
   };
+}
+
+const RULE_LABELS = new Map<string, string>(RULE_CATALOG.map((rule) => [rule.key, rule.label]));
+
+/** A rule's name; a key no longer in the catalogue reads as itself. */
+function ruleLabel(key: string): string {
+  return RULE_LABELS.get(key) ?? key;
 }
 
 const ACTION_STATUSES = new Set<string>(ZTransactionAction.shape.status.options);

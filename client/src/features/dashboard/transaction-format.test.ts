@@ -3,6 +3,7 @@ import {
   formatAction,
   formatAmount,
   formatBlockedBy,
+  formatBlockingRules,
   formatCreated,
   formatCurrency,
   formatReason,
@@ -50,6 +51,18 @@ describe("dashboard formatting", () => {
     [null, "-"],
   ])("blocked by %j → %s", (blockedBy, shown) => {
     expect(formatBlockedBy(blockedBy)).toBe(shown);
+  });
+
+  it.each([
+    [["Too high risk level with threshold"], "Too high risk level with threshold"],
+    [
+      ["Too high risk level with threshold", "Country blocked"],
+      "Too high risk level with threshold, Country blocked",
+    ],
+    [[], null],
+    [undefined, null],
+  ])("blocking rules %j → %j", (rules, shown) => {
+    expect(formatBlockingRules(rules)).toBe(shown);
   });
 
   it.each([

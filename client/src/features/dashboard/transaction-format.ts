@@ -26,6 +26,11 @@ export function formatBlockedBy(blockedBy: string | null | undefined): string {
   return blockedBy || DASH;
 }
 
+/** The names of the rules that blocked a charge, under "Custom Rule"; null when none is known. */
+export function formatBlockingRules(rules: readonly string[] | undefined): string | null {
+  return rules?.length ? rules.join(", ") : null;
+}
+
 /** Failed and blocked red; succeeded and authorized green; anything else gray (spec §4). */
 export function outcomeTone(outcome: string): Tone {
   if (outcome === "failed" || outcome === "blocked") return "red";

@@ -7,6 +7,7 @@ import {
   formatAction,
   formatAmount,
   formatBlockedBy,
+  formatBlockingRules,
   formatCreated,
   formatCurrency,
   formatReason,
@@ -79,6 +80,7 @@ function TransactionRow({
   onFlip(): void;
 }) {
   const action = row.action && formatAction(row.action);
+  const blockingRules = formatBlockingRules(row.blocked_by_rules);
   return (
     <tr data-charge={row.id} className={open ? "open" : undefined}>
       <td className="tx-id">
@@ -124,6 +126,11 @@ function TransactionRow({
       </td>
       <td className="tx-blocked-by" data-label="Blocked by">
         {formatBlockedBy(row.blocked_by)}
+        {blockingRules && (
+          <span className="blocking-rules" data-cell="blocking-rules">
+            {blockingRules}
+          </span>
+        )}
         {action && (
           <span className={`action-badge tone-${action.tone}`} data-cell="action">
             {action.text}

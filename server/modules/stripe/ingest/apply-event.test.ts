@@ -145,6 +145,25 @@ describe("applyEvent", () => {
     });
   });
 
+  it("keeps which rules acted on the charge; a charge they allow keeps none", () => {
+    const risky = buildCharge({ id: "ch_k", riskScore: 82, cardCountry: "RU" });
+    const event = buildEvent("charge.succeeded", risky, { created: T });
+    const both = applyEvent(
+      emptyRow("ch_k"),
+      effect(event),
+      policy({}, { countries: ["RU"] }),
+      features(),
+    );
+    expect(both.action?.rules).toEqual(["rule_high_risk", "rule_country_blocked"]);
+    expect(both.update).toMatchObject({
+      blockedBy: "custom_rule",
+      ruleKeys: ["rule_high_risk", "rule_country_blocked"],
+    });
+    const fine = buildEvent("charge.succeeded", buildCharge({ id: "ch_f", riskScore: 12 }));
+    const allowed = applyEvent(emptyRow("ch_f"), effect(fine), policy({}), features());
+    expect(allowed.update).not.toHaveProperty("ruleKeys");
+  });
+
   it("records nothing to do during a history import (act: false)", () => {
     const event = buildEvent("charge.succeeded", buildCharge({ id: "ch_i", riskScore: 99 }));
     const { update, action } = applyEvent(emptyRow("ch_i"), effect(event), policy(), features(), {
@@ -240,7 +259,12 @@ describe("planAction", () => {
       name: "captured: refund, keyed by the charge",
       charge: snap({}),
       evaluation: blocking,
-      expected: { kind: "refund", targetId: "ch_p", idempotencyKey: "warden:ch_p:refund" },
+      expected: {
+        kind: "refund",
+        targetId: "ch_p",
+        idempotencyKey: "warden:ch_p:refund",
+        rules: ["rule_high_risk"],
+      },
     },
     {
       name: "uncaptured: cancel the PaymentIntent, keyed by it",

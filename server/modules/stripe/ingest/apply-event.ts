@@ -5,6 +5,7 @@
  * service does the I/O around them, in one transaction.
  */
 import type Stripe from "stripe";
+import type { RuleKey } from "../../../../shared/schemas/rules.ts";
 import type { TransactionRow } from "../../../db/rows.ts";
 import { type Evaluation, evaluate, type Features, type Policy } from "../../../engine/index.ts";
 import {
@@ -54,6 +55,8 @@ export type PlannedAction = {
   kind: "refund" | "cancel";
   targetId: string;
   reason: string;
+  /** The rules whose block it carries out, in the evaluation's order (the dashboard names them). */
+  rules: RuleKey[];
   idempotencyKey: string;
   /** Demo charges: carried out by updating the charge, never by calling Stripe. */
   simulated: boolean;
@@ -210,6 +213,7 @@ export function applyEvent(
         ? {
             blockedBy: "custom_rule" as const,
             ruleReason: action.reason,
+            ruleKeys: action.rules,
             actionKind: action.kind,
             actionStatus: "pending",
             actionError: null,
@@ -258,10 +262,9 @@ export function reviewOf(
 /** What to do about a charge the rules block: refund it, cancel its authorization, or nothing. */
 export function planAction(charge: ChargeSnapshot, evaluation: Evaluation): PlannedAction | null {
   if (evaluation.decision !== "block" || charge.status !== "succeeded") return null;
-  const reason = evaluation.reasons
-    .filter((r) => r.action === "block")
-    .map((r) => r.message)
-    .join("; ");
+  const blocking = evaluation.reasons.filter((r) => r.action === "block");
+  const reason = blocking.map((r) => r.message).join("; ");
+  const rules = [...new Set(blocking.map((r) => r.rule))];
   const simulated = charge.demo;
   if (!charge.captured) {
     if (!charge.paymentIntentId) return null;
@@ -270,6 +273,7 @@ export function planAction(charge: ChargeSnapshot, evaluation: Evaluation): Plan
       kind: "cancel",
       targetId,
       reason,
+      rules,
       simulated,
       idempotencyKey: `warden:${targetId}:cancel`,
     };
@@ -280,6 +284,7 @@ export function planAction(charge: ChargeSnapshot, evaluation: Evaluation): Plan
     kind: "refund",
     targetId,
     reason,
+    rules,
     simulated,
     idempotencyKey: `warden:${targetId}:refund`,
   };

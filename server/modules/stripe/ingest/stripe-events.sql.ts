@@ -46,6 +46,7 @@ export const EMPTY_ROW: Omit<TransactionRow, "accountId" | "chargeId" | "updated
   outcome: "pending",
   blockedBy: null,
   ruleReason: null,
+  ruleKeys: [],
   actionKind: null,
   actionStatus: null,
   actionError: null,

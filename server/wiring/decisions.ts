@@ -16,7 +16,6 @@ import {
   ruleEvents,
   screeningEvents,
 } from "../modules/webhooks/decision-events.ts";
-import { createSubscriptions } from "../modules/webhooks/subscriptions.ts";
 import { createWebhookSender } from "../modules/webhooks/webhook-sender.ts";
 import { createWebhooksRepository } from "../modules/webhooks/webhooks.repository.ts";
 import { createWebhooksService } from "../modules/webhooks/webhooks.service.ts";
@@ -58,10 +57,8 @@ export function wireDecisions(
   // Every decision event is stored in the transaction of the write it reports (the outbox).
   const { outbox } = webhooks;
   // Which event types an account's endpoints want, in memory: a screening's block or review,
-  // or a rule's refund, costs no query for an account that wants none. Dropped with the
-  // webhooks service's own copy: a change published on the feed reaches this process too.
-  const subscriptions = createSubscriptions(webhooksRepo.subscribedTypes, changes, now);
-  const wants = subscriptions.wants;
+  // or a rule's refund, costs no query for an account that wants none.
+  const { wants } = webhooks;
   const events = {
     /** A judged screening's event, for the statement that stores its batch. */
     screening: screeningEvents(wants),

@@ -1,7 +1,7 @@
 /**
  * Decision webhooks: a merchant's endpoints, the events Warden sends them, and the worker
- * that delivers them. emit() only stores one delivery per subscribed endpoint (the outbox
- * pattern the account emails use), so no request waits for a merchant's server; the worker
+ * that delivers them. A decision's write stores one delivery per subscribed endpoint in its own
+ * transaction (outbox.stage), so no request waits for a merchant's server; the worker
  * signs and posts each one, retrying with the outbox's backoff across restarts, and keeps
  * every attempt for the console. At-least-once: receivers de-duplicate by the event id.
  *
@@ -229,26 +229,12 @@ export function createWebhooksService({
       subscriptions.changed(accountId);
     },
 
-    /** Stores the event for every endpoint that wants it; the worker sends it right after. */
-    emit(accountId: string, type: WebhookEventType, data: unknown): Promise<void> {
-      return this.emitMany(accountId, type, [data]);
-    },
-
-    /** One event per item of `data` (a bulk action), in one read and one insert. */
-    async emitMany(
-      accountId: string,
-      type: WebhookEventType,
-      data: readonly unknown[],
-    ): Promise<void> {
-      // Most accounts want no event of most types: then no query at all.
-      if (data.length === 0 || !(await subscriptions.wants(accountId, type))) return;
-      const stored = await repo.stage(
-        accountId,
-        data.map((item) => ({ type, data: item })),
-        now(),
-      );
-      if (stored > 0) worker.kick();
-    },
+    /**
+     * Whether any enabled endpoint of the account wants events of `type`, from memory (the
+     * cache is dropped through the change feed on every instance): a decision's event costs no
+     * query for an account that wants none.
+     */
+    wants: subscriptions.wants,
 
     /** For modules that store an event in the transaction of the write it reports. */
     outbox: {

@@ -1,7 +1,8 @@
-/** The dashboard's transactions: the spec's table, and on phones (dashboard.css) a card per row, outcome first. */
+/** The dashboard's transactions: the spec's table, and on phones a card per row (components/card-table.css), outcome first (dashboard.css). */
 import { Fragment, useState } from "react";
 import type { DashboardRow } from "../../../../shared/schemas/transaction.ts";
 import { Breakable } from "../../components/breakable.tsx";
+import "../../components/card-table.css";
 import { LabelButtons } from "../review/label-buttons.tsx";
 import {
   formatAction,
@@ -39,8 +40,8 @@ export function TransactionTable({ rows }: { rows: DashboardRow[] }) {
       return next;
     });
   return (
-    <div className="tx-scroll">
-      <table className="tx-table">
+    <div className="tx-scroll card-scroll">
+      <table className="tx-table card-table">
         <caption className="visually-hidden">Transactions, newest first</caption>
         <thead>
           <tr>
@@ -56,7 +57,7 @@ export function TransactionTable({ rows }: { rows: DashboardRow[] }) {
             <Fragment key={row.id}>
               <TransactionRow row={row} open={open.has(row.id)} onFlip={() => flip(row.id)} />
               {open.has(row.id) && (
-                <tr className="tx-detail" id={`charge-${row.id}`}>
+                <tr className="tx-detail card-detail" id={`charge-${row.id}`}>
                   <td colSpan={COLUMNS.length}>
                     <LabelButtons kind="charge" id={row.id} />
                   </td>
@@ -82,7 +83,7 @@ function TransactionRow({
   const action = row.action && formatAction(row.action);
   const blockingRules = formatBlockingRules(row.blocked_by_rules);
   return (
-    <tr data-charge={row.id} className={open ? "open" : undefined}>
+    <tr data-charge={row.id} className={open ? "card-row open" : "card-row"}>
       <td className="tx-id">
         {/* Its arrow is drawn by CSS, so the cell's text stays the charge id (spec §2). */}
         <button

@@ -1,10 +1,11 @@
 /**
  * The latest screenings; a row opens to show every reason with its observed value and limit.
- * On phones screenings.css lays each row out as a card, decision first.
+ * On phones each row is a card (components/card-table.css), decision first (screenings.css).
  */
 import { Fragment, useState } from "react";
 import type { ScreeningRow } from "../../../../shared/schemas/screening.ts";
 import { Breakable } from "../../components/breakable.tsx";
+import "../../components/card-table.css";
 import { ruleLabel } from "../../lib/rule-format.ts";
 import { LabelButtons } from "../review/label-buttons.tsx";
 import {
@@ -36,8 +37,8 @@ export function ScreeningTable({ rows }: { rows: ScreeningRow[] }) {
     });
 
   return (
-    <div className="sc-scroll">
-      <table className="sc-table">
+    <div className="sc-scroll card-scroll">
+      <table className="sc-table card-table">
         <caption className="visually-hidden">Screenings, newest first</caption>
         <thead>
           <tr>
@@ -53,7 +54,7 @@ export function ScreeningTable({ rows }: { rows: ScreeningRow[] }) {
             <Fragment key={row.id}>
               <Row row={row} open={open.has(row.id)} onFlip={() => flip(row.id)} />
               {open.has(row.id) && (
-                <tr className="sc-detail" id={`screening-${row.id}`}>
+                <tr className="sc-detail card-detail" id={`screening-${row.id}`}>
                   <td colSpan={COLUMNS.length}>
                     {row.collect_ip && (
                       <p className="sc-collect">
@@ -79,7 +80,7 @@ export function ScreeningTable({ rows }: { rows: ScreeningRow[] }) {
 function Row({ row, open, onFlip }: { row: ScreeningRow; open: boolean; onFlip: () => void }) {
   const rules = firedRules(row.reasons, row.monitored, row.allowed?.rules);
   return (
-    <tr data-screening={row.id} className={open ? "open" : undefined}>
+    <tr data-screening={row.id} className={open ? "card-row open" : "card-row"}>
       <td className="sc-time">
         <button
           type="button"

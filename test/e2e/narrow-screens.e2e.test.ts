@@ -169,6 +169,12 @@ describe("console on a 375 px phone in Chromium", () => {
     await page.setViewportSize(PHONE);
     for (const path of PAGES) {
       await open(path);
+      // An open card too: its detail row (reasons, label buttons) must fit as well.
+      const opener = {
+        screenings: "tr[data-screening] .sc-open",
+        dashboard: "tr[data-charge] .tx-open",
+      }[path as "screenings" | "dashboard"];
+      if (opener) await page.locator(opener).first().click();
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, `${path}: page scroll width`).toBeLessThanOrEqual(PHONE.width);
       // A table scrolling inside its own box hides its last columns just the same.
@@ -183,6 +189,41 @@ describe("console on a 375 px phone in Chromium", () => {
           .map((el) => `${el.tagName.toLowerCase()}.${el.className}`),
       );
       expect(sideways, `${path}: boxes that scroll sideways`).toEqual([]);
+      // Nor does anything stick out past the screen's edge (cut off rather than scrolled).
+      const beyond = await page.locator("main *").evaluateAll((elements, edge) => {
+        return elements
+          .filter((el) => {
+            const box = el.getBoundingClientRect();
+            if (box.width <= 1 || box.right <= edge + 1) return false;
+            // What a clip hides from sight (a table's visually hidden header) is not cut off.
+            for (let up: Element | null = el; up; up = up.parentElement) {
+              if (getComputedStyle(up).clipPath !== "none") return false;
+            }
+            return true;
+          })
+          .map(
+            (el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.slice(0, 40)}`,
+          );
+      }, PHONE.width);
+      expect(beyond, `${path}: elements past the right edge`).toEqual([]);
+      // Nor is any text cut off by its own box (overflow hidden or clip, wider content).
+      const cut = await page.locator("main *").evaluateAll((elements) =>
+        elements
+          .filter((el) => {
+            const overflow = getComputedStyle(el).overflowX;
+            // A text field scrolls its own value: that is how fields work.
+            if (el.matches("input, textarea, select")) return false;
+            return (
+              (overflow === "hidden" || overflow === "clip") &&
+              el.clientWidth > 1 &&
+              el.scrollWidth > el.clientWidth + 1
+            );
+          })
+          .map(
+            (el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.slice(0, 40)}`,
+          ),
+      );
+      expect(cut, `${path}: boxes that cut their text off`).toEqual([]);
     }
   });
 

@@ -131,6 +131,16 @@ describe.each(DB_KINDS)("demo data (%s)", (kind) => {
       expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
     };
     await label(demoIds[0] ?? "");
+    // And settles a demo charge's review (as one a review rule had opened): still nothing.
+    const reviewed = demoIds[1] ?? "";
+    await t.prisma.transaction.update({
+      where: { accountId_chargeId: { accountId, chargeId: reviewed } },
+      data: { reviewStatus: "open" },
+    });
+    const settle = await backend.client.json(`/api/v1/charges/${reviewed}/decision`, {
+      body: { decision: "deny" },
+    });
+    expect(settle.status, JSON.stringify(settle.body)).toBe(200);
 
     // The merchant's own charge, labelled: its label.created does arrive (the receiver works).
     const { path, webhookSecret } = await connectStripe(merchant);

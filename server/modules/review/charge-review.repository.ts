@@ -28,6 +28,12 @@ export type OpenCharge = {
 
 export type SettledCharge = { id: string; userId: null; email: string | null };
 
+/** A settled row as the UPDATE returns it: whether the charge is demo data too. */
+type Returned = SettledCharge & { demo: boolean };
+
+const settled = (rows: Returned[]): SettledCharge[] =>
+  rows.map(({ id, userId, email }) => ({ id, userId, email }));
+
 type Settle = { status: "approved" | "denied"; at: Date; by: string; note: string | null };
 
 function filterSql(accountId: string, f: ChargeFilters) {
@@ -44,6 +50,17 @@ function keysetSql(after?: ChargeKeyset) {
 }
 
 export function createChargeReviewRepository(prisma: PrismaClient, outbox?: EventOutbox) {
+  /** The settles' events, in their transaction; demo charges report to no endpoint. */
+  async function stageReal(
+    tx: Parameters<EventOutbox["stage"]>[0],
+    accountId: string,
+    rows: Returned[],
+    events?: SettleEvents,
+  ) {
+    const real = rows.filter((row) => !row.demo);
+    if (real.length > 0 && outbox && events)
+      await outbox.stage(tx, accountId, events(settled(real)));
+  }
   return {
     /** Open charges oldest first, after the keyset. */
     open(
@@ -77,13 +94,13 @@ export function createChargeReviewRepository(prisma: PrismaClient, outbox?: Even
       events?: SettleEvents,
     ): Promise<SettledCharge | null> {
       return prisma.$transaction(async (tx) => {
-        const rows = await tx.$queryRaw<SettledCharge[]>`
+        const rows = await tx.$queryRaw<Returned[]>`
           UPDATE "Transaction" SET "reviewStatus" = ${s.status}, "reviewedAt" = ${s.at},
             "reviewedBy" = ${s.by}, "reviewNote" = ${s.note}, "updatedAt" = ${s.at}
           WHERE "chargeId" = ${chargeId} AND ${filterSql(accountId, {})}
-          RETURNING "chargeId" AS "id", NULL::text AS "userId", "email"`;
-        if (rows.length > 0 && outbox && events) await outbox.stage(tx, accountId, events(rows));
-        return rows[0] ?? null;
+          RETURNING "chargeId" AS "id", NULL::text AS "userId", "email", "demo"`;
+        await stageReal(tx, accountId, rows, events);
+        return settled(rows)[0] ?? null;
       });
     },
 
@@ -96,16 +113,16 @@ export function createChargeReviewRepository(prisma: PrismaClient, outbox?: Even
       events?: SettleEvents,
     ): Promise<SettledCharge[]> {
       return prisma.$transaction(async (tx) => {
-        const rows = await tx.$queryRaw<SettledCharge[]>`
+        const rows = await tx.$queryRaw<Returned[]>`
           UPDATE "Transaction" SET "reviewStatus" = ${s.status}, "reviewedAt" = ${s.at},
             "reviewedBy" = ${s.by}, "reviewNote" = ${s.note}, "updatedAt" = ${s.at}
           WHERE "accountId" = ${accountId} AND "chargeId" IN (
             SELECT "chargeId" FROM "Transaction" WHERE ${filterSql(accountId, filters)}
             ORDER BY "created", "chargeId" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
             AND "reviewStatus" = 'open'
-          RETURNING "chargeId" AS "id", NULL::text AS "userId", "email"`;
-        if (rows.length > 0 && outbox && events) await outbox.stage(tx, accountId, events(rows));
-        return rows;
+          RETURNING "chargeId" AS "id", NULL::text AS "userId", "email", "demo"`;
+        await stageReal(tx, accountId, rows, events);
+        return settled(rows);
       });
     },
 

@@ -152,7 +152,7 @@ describe("evaluate on screened events", () => {
     );
     const disposable = eventFeatures({
       disposableDomains: new Set(["mailinator.com"]),
-      counts: counts({ disposableSignupsLastHour: 3 }),
+      counts: counts({ disposableSignupsLastHour: { disposable: 3 } }),
     });
     expect(evaluate(event({ email: "a@mailinator.com" }), withTemplate, disposable).decision).toBe(
       "block",

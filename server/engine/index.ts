@@ -1,6 +1,6 @@
 /** The engine's public surface. */
 
-export { emptyCounts } from "./counts.ts";
 export { emailDomain } from "./email-domain.ts";
 export { decisionOf, evaluate, RULES } from "./evaluate.ts";
+export { emptyCounts } from "./rule-counts.ts";
 export type * from "./types.ts";

@@ -6,8 +6,9 @@ import type { AllowKind } from "../../shared/schemas/allow-list.ts";
 import type { Blocklist } from "../../shared/schemas/blocklist.ts";
 import type { RuleSettings } from "../../shared/schemas/rule-settings.ts";
 import type { RuleKey, Rules } from "../../shared/schemas/rules.ts";
-import type { ScreenType } from "../../shared/schemas/screening.ts";
+import type { LinkKind, ScreenType } from "../../shared/schemas/screening.ts";
 import type { Templates } from "../../shared/schemas/templates.ts";
+import type { CountDecl, Counts } from "./counting.ts";
 
 /** A Stripe charge as the rules see it (the caller derives it from the stored charge). */
 export type ChargeSubject = {
@@ -105,30 +106,31 @@ export type Allowed = {
   rules: RuleKey[];
 };
 
-/** How often an identity was seen before this event, over the windows the policy names. */
-export type Counts = {
-  /**
-   * Other accounts with an earlier trial (not blocked) from this device and normalized email
-   * (the same user id again is a retry, not counted). `ip` is no longer asked (always 0).
-   */
-  priorTrials: { device: number; ip: number; email: number };
-  /** Earlier redemptions (not blocked) of this promo code by this email, device, card. */
-  promoRedeemedBy: { email: number; device: number; card: number };
-  /** Events of the referrer that share this event's device, IP, card or email. */
-  referrerShares: { device: number; ip: number; card: number; email: number };
-  /** `request` events in the last minute from this IP and this device. */
-  requestsLastMinute: { ip: number; device: number };
-  /** Other accounts (user id or email) seen on this device and this card in the window. */
-  accountsOn: { device: number; card: number };
-  /** Signups in the last hour from this IP, its /24 (IPv6 /48) and this device. */
-  signupsLastHour: { ip: number; subnet: number; device: number };
-  promo: { codeLast10Minutes: number; ipLastHour: number; deviceLastHour: number };
-  /** Other users or emails that used this card, and this device, in the window. */
-  usersOn: { card: number; device: number };
-  /** Other cards tried in the last hour by this user, email, IP and device. */
-  cardsLastHour: { user: number; email: number; ip: number; device: number };
-  /** Signups with a disposable email in the last hour, across the account. */
-  disposableSignupsLastHour: number;
+export type { Counts };
+
+/**
+ * The other accounts this event's identities link it to (linked-accounts.ts): one hop through
+ * a shared device, normalized email, card, referrer or IP off consumer networks.
+ */
+export type Links = {
+  /** Distinct other accounts linked (at most the cap). */
+  accounts: number;
+  firstSeenLastHour: number;
+  firstSeenLastDay: number;
+  /** Of them, those with an event blocked, denied in review or labelled fraud. */
+  bad: number;
+  /** Accounts linked through each kind (an account can link through several). */
+  through: { kind: LinkKind; accounts: number }[];
+  /** Of them, those first seen in the last hour, per kind. */
+  lastHourThrough: Partial<Record<LinkKind, number>>;
+  /** Identities shared by too many accounts to link (a carrier's NAT, a shop's tablet). */
+  hubs: { kind: LinkKind; accounts: number }[];
+  /** When this event's own account, device and referrer were first seen (ms; null: never). */
+  accountFirstSeen: number | null;
+  deviceFirstSeen: number | null;
+  referrerFirstSeen: number | null;
+  /** Event times of the accounts linked in the last hour, oldest first (cadence). */
+  recent: number[];
 };
 
 /** Refunds and disputes in Warden's Stripe records for this email or card. */
@@ -136,6 +138,8 @@ export type StripeHistory = { refunds: number; disputes: number };
 
 /** Facts about the world the rules need, loaded by the caller (no I/O in the engine). */
 export type Features = {
+  /** The event's time, ms since the epoch (ages and windows are measured from it). */
+  now?: number;
   /** Known disposable email domains, lowercase. */
   disposableDomains: ReadonlySet<string>;
   /** The email as identities are compared (gmail dots and +tags removed, lowercase). */
@@ -146,6 +150,7 @@ export type Features = {
   bot?: boolean;
   emailRandomness?: { score: number; random: boolean } | null;
   counts?: Counts;
+  links?: Links | null;
   stripeHistory?: StripeHistory | null;
 };
 
@@ -181,9 +186,11 @@ export type Evaluation = {
   allowed?: Allowed;
 };
 
-/** One rule: which subjects it judges and a pure check. */
+/** One rule: which subjects it judges, what it counts, and a pure check. */
 export type Rule = {
   key: RuleKey;
   appliesTo: readonly SubjectKind[];
+  /** What the check reads from features.counts (counting.ts); none: it counts nothing. */
+  counts?: readonly CountDecl[];
   check(subject: Subject, policy: Policy, features: Features): Finding | null;
 };

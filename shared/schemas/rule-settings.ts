@@ -32,12 +32,17 @@ export const RULE_SETTING_SHAPES = {
     event_types: z.array(z.enum(SCREEN_TYPES)).max(SCREEN_TYPES.length).nullable(),
     /** Disposable signups allowed per hour across the account; null blocks them all. */
     disposable_signups_per_hour: count(10_000).nullable(),
+    /** Signups an hour with a domain new to the merchant, from other networks; null: off. */
+    new_domain_signups_per_hour: count(10_000).nullable(),
   }),
   rule_ip: z.strictObject({ ...base, window_days: days }),
   rule_promo_abuse: z.strictObject({
     ...base,
     promo_reuse: z.boolean({ message: "must be true or false" }),
     self_referral: z.boolean({ message: "must be true or false" }),
+    referrals_per_referrer_per_hour: count(100_000),
+    /** The same, for a referrer first seen under a day ago. */
+    referrals_per_new_referrer_per_hour: count(100_000),
   }),
   rule_scraping: z.strictObject({
     ...base,
@@ -53,11 +58,15 @@ export const RULE_SETTING_SHAPES = {
     refunds: z.boolean({ message: "must be true or false" }),
     refund_limit: count(1000),
     refund_window_days: days,
+    /** Accounts linked (shared card, device, email, referrer, hosting IP) first seen in 1 h. */
+    linked_per_hour: count(1000),
   }),
   rule_signup_velocity: z.strictObject({
     ...base,
     per_ip_per_hour: count(100_000),
     per_subnet_per_hour: count(100_000),
+    /** Signups from one hosting provider's network (ASN) in 1 h, across its ranges. */
+    per_network_per_hour: count(100_000),
   }),
   rule_promo_velocity: z.strictObject({
     ...base,
@@ -106,9 +115,20 @@ export const DEFAULT_RULE_SETTINGS: RuleSettings = {
   rule_high_risk: { ...live },
   rule_country_blocked: { ...live },
   rule_efw: { ...live },
-  rule_email: { ...live, event_types: null, disposable_signups_per_hour: null },
+  rule_email: {
+    ...live,
+    event_types: null,
+    disposable_signups_per_hour: null,
+    new_domain_signups_per_hour: 2,
+  },
   rule_ip: { ...live, window_days: 365 },
-  rule_promo_abuse: { ...live, promo_reuse: true, self_referral: true },
+  rule_promo_abuse: {
+    ...live,
+    promo_reuse: true,
+    self_referral: true,
+    referrals_per_referrer_per_hour: 50,
+    referrals_per_new_referrer_per_hour: 3,
+  },
   rule_scraping: { ...live, requests_per_minute: 120, review_bots: true, review_hosting: false },
   rule_farming: {
     ...live,
@@ -118,8 +138,14 @@ export const DEFAULT_RULE_SETTINGS: RuleSettings = {
     refunds: true,
     refund_limit: 2,
     refund_window_days: 180,
+    linked_per_hour: 3,
   },
-  rule_signup_velocity: { ...live, per_ip_per_hour: 5, per_subnet_per_hour: 20 },
+  rule_signup_velocity: {
+    ...live,
+    per_ip_per_hour: 5,
+    per_subnet_per_hour: 20,
+    per_network_per_hour: 5,
+  },
   rule_promo_velocity: { ...live, per_code_per_10_minutes: 30, per_ip_or_device_per_hour: 3 },
   rule_entropy: { action: "review", mode: "live" },
   rule_timezone_mismatch: { action: "review", mode: "live" },

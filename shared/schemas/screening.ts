@@ -186,3 +186,54 @@ export const ZScreeningCounts = z.object({
   block: z.number().int(),
 });
 export type ScreeningCounts = z.infer<typeof ZScreeningCounts>;
+
+/**
+ * What joins two accounts (decision 023): a shared device, normalized email, card, IP off
+ * consumer networks (the address, or its /64), or referrer. Kinds a farm cannot reset cheaply.
+ */
+export const LINK_KINDS = ["device", "email", "card", "ip", "referrer"] as const;
+export type LinkKind = (typeof LINK_KINDS)[number];
+
+/** At most this many linked accounts in a summary or a list: 50 reads "50 or more". */
+export const LINKED_ACCOUNTS_MAX = 50;
+
+/** Accounts per link kind: linked through it, or sharing a hub of it. */
+export const ZLinkCount = z.object({
+  kind: z.enum(LINK_KINDS),
+  accounts: z.number().int().min(0),
+});
+export type LinkCount = z.infer<typeof ZLinkCount>;
+
+/**
+ * The accounts a screening was linked to when it was screened (decision 023), stored with it
+ * by the screening path (Screening.linked); null on screenings stored before. One hop through
+ * its own identities, over the 30 days before it. An account is an end user: the merchant's
+ * user id, else the normalized email.
+ */
+export const ZLinkedSummary = z.object({
+  accounts: z
+    .number()
+    .int()
+    .min(0)
+    .describe("Distinct other accounts linked, at most 50 (50 means 50 or more)"),
+  first_seen_last_hour: z
+    .number()
+    .int()
+    .min(0)
+    .describe("Of them, first seen on a shared identity in the hour before this screening"),
+  first_seen_last_day: z.number().int().min(0).describe("... and in the day before it"),
+  bad: z
+    .number()
+    .int()
+    .min(0)
+    .describe("Of them, accounts with a screening blocked, denied in review or labelled fraud"),
+  through: z
+    .array(ZLinkCount)
+    .describe("Accounts linked through each kind (one account may link through several)"),
+  hubs: z
+    .array(ZLinkCount)
+    .describe(
+      "Identities shared by more than 25 accounts (a carrier's NAT, an office's device): they link nobody",
+    ),
+});
+export type LinkedSummary = z.infer<typeof ZLinkedSummary>;

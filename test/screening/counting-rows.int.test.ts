@@ -1,7 +1,9 @@
 /**
- * A screening stores only the counting rows some probe can count (decision 018), over real
- * HTTP: a request's subnet and its user without a card are counted by nothing, so they are
- * not stored; a signup keeps its subnet, a checkout with a card keeps its user.
+ * A screening stores only the counting rows some probe can count (decision 018; derived from
+ * the rules' declarations, probes.ts countable), over real HTTP: a request's subnet and its
+ * user (no card) are counted by nothing, so they are not stored; a signup keeps its subnet
+ * (and, from a hosting network, its AS number); an account's own events keep its user (linked
+ * accounts read when it was first seen); a referral keeps its referrer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DB_KINDS } from "../helpers/databases.ts";
@@ -40,9 +42,14 @@ describe.each(DB_KINDS)("counting rows stored (%s)", (kind) => {
       ["device", "ip"],
     ],
     [
-      "a signup: its subnet too, not its user (no card)",
+      "a signup: its subnet and its user too, not its network (a consumer address)",
       { type: "signup", ip: "81.2.69.161", user_id: "u-2", email: "ann@example.com" },
-      ["email", "ip", "subnet"],
+      ["email", "ip", "subnet", "user"],
+    ],
+    [
+      "a signup from a hosting network (Scaleway): its network (AS number) too",
+      { type: "signup", ip: "51.15.0.1", user_id: "u-5" },
+      ["ip", "network", "subnet", "user"],
     ],
     [
       "a checkout with a card: its user too, not its subnet nor its promo code",
@@ -56,9 +63,14 @@ describe.each(DB_KINDS)("counting rows stored (%s)", (kind) => {
       ["card", "ip", "user"],
     ],
     [
-      "a promo redemption: its promo code, not its user (no card)",
+      "a promo redemption: its promo code and its user (an account's event), no card",
       { type: "promo_redemption", user_id: "u-4", promo_code: "SPRING" },
-      ["promo"],
+      ["promo", "user"],
+    ],
+    [
+      "a referral: its referrer too, not its subnet",
+      { type: "referral", ip: "81.2.69.163", user_id: "u-6", referrer_user_id: "u-2" },
+      ["ip", "referrer", "user"],
     ],
   ] as const)("%s", async (_name, input, kinds) => {
     const answer = await backend.decide(input as never);

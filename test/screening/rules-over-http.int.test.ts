@@ -13,6 +13,8 @@ import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
+const PHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 const BROWSER =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
 
@@ -47,11 +49,11 @@ const SCENARIOS: Scenario[] = [
     expect: { decision: "allow" },
   },
   {
-    name: "rule_promo_abuse: a self-referral from the referrer's own device",
+    name: "rule_promo_abuse: a self-referral from the referrer's own device is reviewed (a sibling on the family laptop)",
     rules: ["rule_promo_abuse"],
     before: [{ type: "signup", user_id: "u_ref", device_id: "dev-ref", ip: "192.0.2.50" }],
     event: { type: "referral", user_id: "u_new", referrer_user_id: "u_ref", device_id: "dev-ref" },
-    expect: { decision: "block", message: /self-referral: referrer u_ref shares this device/ },
+    expect: { decision: "review", message: /self-referral: referrer u_ref shares this device/ },
   },
   {
     name: "rule_scraping: the 4th request in a minute past a limit of 3",
@@ -188,6 +190,109 @@ const SCENARIOS: Scenario[] = [
     before: [],
     event: { type: "signup", email: "temp@mailinator.com" },
     expect: { decision: "block", message: /disposable email domain mailinator\.com/ },
+  },
+  {
+    name: "rule_ip: one trial per card (card_farm: a new device and inbox, a card used before)",
+    rules: ["rule_ip"],
+    before: [
+      { type: "trial_start", user_id: "cf1", device_id: "dev-cf1", card_fingerprint: "fp_cf" },
+    ],
+    event: { type: "trial_start", user_id: "cf2", device_id: "dev-cf2", card_fingerprint: "fp_cf" },
+    expect: { decision: "block", message: /already started with this card \(fp_cf\)/ },
+  },
+  {
+    name: "rule_farming: an account linked through one card to 3 accounts new this hour",
+    rules: ["rule_farming"],
+    settings: { rule_farming: { max_accounts: 50 } },
+    before: [1, 2, 3].map((n) => ({
+      type: "signup",
+      user_id: `lk${n}`,
+      device_id: `dev-lk${n}`,
+      card_fingerprint: "fp_lk",
+    })),
+    event: { type: "signup", user_id: "lk4", device_id: "dev-lk4", card_fingerprint: "fp_lk" },
+    expect: {
+      decision: "block",
+      rule: "rule_farming",
+      message: /^linked to 3 accounts first seen in the last hour, through card \(limit 2\)$/,
+    },
+  },
+  {
+    name: "rule_farming: a second account made on one phone within the hour is reviewed",
+    rules: ["rule_farming"],
+    before: [{ type: "signup", user_id: "ph1", device_id: "dev-phone", user_agent: PHONE }],
+    event: { type: "signup", user_id: "ph2", device_id: "dev-phone", user_agent: PHONE },
+    expect: { decision: "review", message: /^2nd account made on this phone in 1 h/ },
+  },
+  {
+    name: "rule_promo_abuse: the 3rd referral in an hour naming a referrer made the day before",
+    rules: ["rule_promo_abuse"],
+    settings: { rule_promo_abuse: { referrals_per_new_referrer_per_hour: 2 } },
+    setup: async ({ t, backend }) => {
+      expect((await backend.decide({ type: "signup", user_id: "aged_ref" })).decision).toBe(
+        "allow",
+      );
+      t.clock.advance(24 * 60 * 60_000);
+    },
+    before: [1, 2].map((n) => ({
+      type: "referral",
+      user_id: `rf${n}`,
+      referrer_user_id: "aged_ref",
+      device_id: `dev-rf${n}`,
+    })),
+    event: { type: "referral", user_id: "rf3", referrer_user_id: "aged_ref", device_id: "dev-rf3" },
+    expect: {
+      decision: "block",
+      message:
+        /^3rd referral naming aged_ref in 1 h \(limit 2 for a referrer first seen under 7 days ago\)$/,
+    },
+  },
+  {
+    name: "rule_signup_velocity: the 6th signup in an hour from one hosting provider, each from its own /24",
+    rules: ["rule_signup_velocity"],
+    before: [1, 2, 3, 4, 5].map((n) => ({
+      type: "signup",
+      user_id: `hb${n}`,
+      ip: `5.9.${n}.10`,
+      device_id: `dev-hb${n}`,
+    })),
+    event: { type: "signup", user_id: "hb6", ip: "5.9.6.10", device_id: "dev-hb6" },
+    expect: { decision: "block", message: /^6th signup from hosting network AS24940 in 1 h/ },
+  },
+  {
+    name: "rule_email: the 3rd signup this hour with a domain new to the site, from different networks",
+    rules: ["rule_email"],
+    before: [1, 2].map((n) => ({
+      type: "signup",
+      user_id: `nd${n}`,
+      email: `n${n}@inbox7f3a.xyz`,
+      ip: `73.${n}.2.3`,
+    })),
+    event: { type: "signup", user_id: "nd3", email: "n3@inbox7f3a.xyz", ip: "73.3.2.3" },
+    expect: {
+      decision: "review",
+      message:
+        /^3rd signup this hour with inbox7f3a\.xyz, a domain new to this site, from different networks \(limit 2\)$/,
+    },
+  },
+  {
+    name: "rule_email: office_onboarding: colleagues signing up with their new domain from one office",
+    rules: ["rule_email"],
+    before: [1, 2, 3, 4].map((n) => ({
+      type: "signup",
+      user_id: `of${n}`,
+      email: `p${n}@acme-widgets.com`,
+      ip: "73.9.9.9",
+    })),
+    event: { type: "signup", user_id: "of5", email: "p5@acme-widgets.com", ip: "73.9.9.9" },
+    expect: { decision: "allow" },
+  },
+  {
+    name: "rule_email: a typo of gmail.com is reviewed, not blocked",
+    rules: ["rule_email"],
+    before: [],
+    event: { type: "signup", email: "jane@gmial.com" },
+    expect: { decision: "review", message: /gmial\.com looks like a typo of gmail\.com/ },
   },
   {
     name: "rule_country_blocked: the IP's country is blocked",

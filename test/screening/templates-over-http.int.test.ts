@@ -54,6 +54,8 @@ const CASES: Case[] = [
     message: /1 dispute\(s\) in 180 days/,
   },
   {
+    // Accounts sharing only an address (one no data places) are linked, but not counted as
+    // new accounts of one person (decision 023): signup velocity stops the 6th.
     template: "template_account_farm_shield",
     before: [1, 2, 3, 4, 5].map((n) => ({ type: "signup", ip: "192.0.2.41", user_id: `s${n}` })),
     event: { type: "signup", ip: "192.0.2.41", user_id: "s6" },

@@ -4,16 +4,34 @@
  * 1 h (card testing; per IP only where the address is not a consumer ISP's, which NAT shares).
  * Runs on screened events and on Stripe charges alike.
  */
+import { DAY, declare, fixed, HOUR } from "../counting.ts";
 import type { Rule } from "../types.ts";
+
+const usersOnCard = declare({
+  group: "usersOnCard",
+  kinds: ["card"],
+  window: (s) => s.rule_cc_reuse.window_days * DAY,
+  measure: "distinctSubject",
+  except: "subject",
+});
+const cardsLastHour = declare({
+  group: "cardsLastHour",
+  kinds: ["user", "email", "ip", "device"],
+  window: fixed(HOUR),
+  measure: "distinctCard",
+  except: "card",
+});
 
 export const cardReuse: Rule = {
   key: "rule_cc_reuse",
   appliesTo: ["charge", "event"],
+  counts: [usersOnCard, cardsLastHour],
   check(subject, policy, features) {
-    const counts = features.counts;
-    if (!counts || !subject.cardFingerprint) return null;
+    const onCard = usersOnCard.read(features);
+    const cards = cardsLastHour.read(features);
+    if (!onCard || !cards || !subject.cardFingerprint) return null;
     const s = policy.settings.rule_cc_reuse;
-    const users = counts.usersOn.card + 1;
+    const users = onCard.card + 1;
     if (users > s.max_users_per_card) {
       return {
         message: `card used by ${users} different users or emails in ${s.window_days} days (limit ${s.max_users_per_card})`,
@@ -27,11 +45,11 @@ export const cardReuse: Rule = {
     const sharedAddress = !!geo && geo.country !== null && !geo.hosting;
     for (const identity of ["user", "email", "ip", "device"] as const) {
       if (identity === "ip" && sharedAddress) continue;
-      const cards = counts.cardsLastHour[identity] + 1;
-      if (cards > s.max_cards_per_hour) {
+      const tried = cards[identity] + 1;
+      if (tried > s.max_cards_per_hour) {
         return {
-          message: `${cards} different cards from one ${identity} in 1 h (limit ${s.max_cards_per_hour})`,
-          observed: cards,
+          message: `${tried} different cards from one ${identity} in 1 h (limit ${s.max_cards_per_hour})`,
+          observed: tried,
           limit: s.max_cards_per_hour,
         };
       }

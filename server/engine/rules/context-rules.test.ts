@@ -152,7 +152,7 @@ describe("rule_email on screened events", () => {
       throttle,
       eventFeatures({
         disposableDomains: new Set(["mailinator.com"]),
-        counts: counts({ disposableSignupsLastHour: before }),
+        counts: counts({ disposableSignupsLastHour: { disposable: before } }),
       }),
     );
     expect(finding?.message ?? null).toBe(message);

@@ -2,15 +2,55 @@
  * rule_email: the email's provider is on the block list, or its domain is a known disposable
  * one. For screened events the disposable check can be limited to some event types, and
  * signups from disposable domains can be throttled (N an hour) instead of all blocked.
- * Privacy relays (Hide My Email, Firefox Relay...) are never disposable.
+ * Privacy relays (Hide My Email, Firefox Relay...) are never disposable. A typo of a big
+ * provider (gmial.com) is reviewed, not blocked: the person retypes it (npm run simulate:
+ * blocking it blocked one retry_typo person in eight). And a signup is reviewed when its
+ * domain is new to this merchant this hour and more than N signups came with it from other
+ * networks: a farm's own fresh inbox domain, which no list knows yet; an office's colleagues
+ * sign up with theirs from one network.
  */
 import { RELAY_EMAIL_DOMAINS } from "../../../shared/catalog/email-providers.ts";
+import { DAY, declare, fixed, HOUR } from "../counting.ts";
 import { emailDomain } from "../email-domain.ts";
-import type { Rule } from "../types.ts";
+import { typoOf } from "../email-typo.ts";
+import type { Features, Finding, Policy, Rule } from "../types.ts";
+import { ordinal } from "../words.ts";
+
+const disposableSignups = declare({
+  group: "disposableSignupsLastHour",
+  kinds: ["disposable"],
+  asks: ["signup"],
+  types: ["signup"],
+  window: fixed(HOUR),
+  measure: "count",
+  enabled: (s) => s.rule_email.disposable_signups_per_hour !== null,
+});
+
+/** Signups with this email domain (and from this network) in the last hour: new domains only. */
+const domainSignups = declare({
+  group: "domainSignupsLastHour",
+  kinds: ["domain", "domainNet"],
+  asks: ["signup"],
+  types: ["signup"],
+  window: fixed(HOUR),
+  measure: "count",
+  enabled: (s) => s.rule_email.new_domain_signups_per_hour !== null,
+});
+/** Every signup with this domain in 30 days: equal to the hour's when the domain is new. */
+const domainSeen = declare({
+  group: "domainSignups30Days",
+  kinds: ["domain"],
+  asks: ["signup"],
+  types: ["signup"],
+  window: fixed(30 * DAY),
+  measure: "count",
+  enabled: (s) => s.rule_email.new_domain_signups_per_hour !== null,
+});
 
 export const email: Rule = {
   key: "rule_email",
   appliesTo: ["charge", "event"],
+  counts: [disposableSignups, domainSignups, domainSeen],
   check(subject, policy, features) {
     const domain = emailDomain(subject.email);
     if (!domain) return null;
@@ -18,7 +58,19 @@ export const email: Rule = {
       return { message: `email provider ${domain} is blocked`, observed: domain, limit: null };
     }
     // A relay forwards to a lasting inbox: never disposable, whatever a list says.
-    if (RELAY_EMAIL_DOMAINS.has(domain) || !features.disposableDomains.has(domain)) return null;
+    if (RELAY_EMAIL_DOMAINS.has(domain)) return null;
+    const typo = subject.kind === "event" ? typoOf(domain) : null;
+    if (typo) {
+      return {
+        message: `email domain ${domain} looks like a typo of ${typo}: the address cannot reach its owner`,
+        observed: domain,
+        limit: typo,
+        review: true,
+      };
+    }
+    if (!features.disposableDomains.has(domain)) {
+      return subject.kind === "event" ? freshDomain(subject.type, domain, policy, features) : null;
+    }
     if (subject.kind === "charge") {
       return {
         message: `disposable email domain ${domain} (on the disposable-domain list)`,
@@ -29,7 +81,7 @@ export const email: Rule = {
     const { event_types: types, disposable_signups_per_hour: perHour } = policy.settings.rule_email;
     if (types && !types.includes(subject.type)) return null;
     if (perHour !== null && subject.type === "signup") {
-      const seen = (features.counts?.disposableSignupsLastHour ?? 0) + 1;
+      const seen = (disposableSignups.read(features)?.disposable ?? 0) + 1;
       if (seen <= perHour) return null;
       return {
         message: `signup with disposable email domain ${domain}: ${seen} this hour (limit ${perHour})`,
@@ -44,3 +96,28 @@ export const email: Rule = {
     };
   },
 };
+
+/**
+ * A signup with a domain first seen this hour, the (N+1)th with it from another network
+ * than this one's /24: reviewed. Big providers and relays are never new.
+ */
+function freshDomain(
+  type: string,
+  domain: string,
+  policy: Policy,
+  features: Features,
+): Finding | null {
+  const limit = policy.settings.rule_email.new_domain_signups_per_hour;
+  if (type !== "signup" || limit === null) return null;
+  const hour = domainSignups.read(features);
+  const month = domainSeen.read(features);
+  if (!hour || !month || month.domain > hour.domain) return null;
+  const elsewhere = hour.domain - hour.domainNet + 1;
+  if (elsewhere <= limit) return null;
+  return {
+    message: `${ordinal(elsewhere)} signup this hour with ${domain}, a domain new to this site, from different networks (limit ${limit})`,
+    observed: elsewhere,
+    limit,
+    review: true,
+  };
+}

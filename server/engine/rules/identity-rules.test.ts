@@ -18,24 +18,44 @@ const on = policy({
 describe("rule_ip (one trial per device and per email in 365 days)", () => {
   const trial = event({ type: "trial_start" });
   it.each([
-    { prior: { device: 0, ip: 0, email: 0 }, message: null },
+    { prior: { device: 0, card: 0, email: 0 }, message: null },
     {
-      prior: { device: 1, ip: 0, email: 0 },
+      // household_shared: the second person of a family on the family laptop.
+      prior: { device: 1, card: 0, email: 0 },
       message:
-        "a trial was already started from this device (dev_1) in 365 days: 1 other account (limit: one trial per device)",
+        "a second account's trial on this device (dev_1) in 365 days: 1 other account before it (reviewed: a family may share a device; the third is blocked)",
+      review: true,
     },
     {
-      prior: { device: 0, ip: 0, email: 2 },
+      prior: { device: 2, card: 0, email: 0 },
       message:
-        "a trial was already started from this email (janedoe@example.com) in 365 days: 2 other accounts (limit: one trial per email)",
+        "a trial was already started with this device (dev_1) in 365 days: 2 other accounts (limit: two trials per device)",
     },
-  ])("$prior → $message", ({ prior, message }) => {
+    {
+      prior: { device: 0, card: 0, email: 2 },
+      message:
+        "a trial was already started with this email (janedoe@example.com) in 365 days: 2 other accounts (limit: one trial per email)",
+    },
+    {
+      // card_farm: new device, proxy and inbox per account, one of a handful of cards.
+      prior: { device: 0, card: 1, email: 0 },
+      message:
+        "a trial was already started with this card (card_1) in 365 days: 1 other account (limit: one trial per card)",
+    },
+    {
+      // Email and card block before the device's review.
+      prior: { device: 1, card: 1, email: 0 },
+      message:
+        "a trial was already started with this card (card_1) in 365 days: 1 other account (limit: one trial per card)",
+    },
+  ])("$prior → $message", ({ prior, message, review }) => {
     const finding = oneTrial.check(
-      trial,
+      { ...trial, cardFingerprint: "card_1" },
       on,
       eventFeatures({ counts: counts({ priorTrials: prior }) }),
     );
     expect(finding?.message ?? null).toBe(message);
+    expect(finding?.review ?? false).toBe(review ?? false);
   });
 
   it("only judges trial starts", () => {
@@ -89,26 +109,56 @@ describe("rule_promo_abuse", () => {
     expect(finding?.message ?? null).toBe(message);
   });
 
+  const hosting = { geo: { country: "US", asn: 14061, hosting: true } };
+  const home = { geo: { country: "US", asn: 7922, hosting: false } };
   it.each([
-    { shares: { device: 0, ip: 0, card: 0, email: 0 }, message: null },
     {
+      shares: { device: 0, ip: 0, card: 0, email: 0 },
+      geo: home.geo,
+      message: null,
+      review: false,
+    },
+    {
+      // referral_friends: a sibling on the family laptop.
       shares: { device: 1, ip: 0, card: 0, email: 0 },
+      geo: home.geo,
       message:
         "self-referral: referrer u_9 shares this device: seen on 1 of the referrer's events (limit: none shared)",
+      review: true,
+    },
+    {
+      shares: { device: 1, ip: 0, card: 1, email: 0 },
+      geo: home.geo,
+      message:
+        "self-referral: referrer u_9 shares this card: seen on 1 of the referrer's events (limit: none shared)",
+      review: false,
     },
     {
       shares: { device: 0, ip: 2, card: 0, email: 0 },
+      geo: hosting.geo,
       message:
         "self-referral: referrer u_9 shares this ip: seen on 2 of the referrer's events (limit: none shared)",
+      review: false,
     },
-  ])("referral sharing $shares → $message", ({ shares, message }) => {
-    const finding = promoAbuse.check(
-      event({ type: "referral", referrerUserId: "u_9" }),
-      on,
-      eventFeatures({ counts: counts({ referrerShares: shares }) }),
-    );
-    expect(finding?.message ?? null).toBe(message);
-  });
+    {
+      // referral_friends: a friend in the same household, behind its one home address.
+      shares: { device: 0, ip: 2, card: 0, email: 0 },
+      geo: home.geo,
+      message: null,
+      review: false,
+    },
+  ])(
+    "referral sharing $shares (hosting: $geo.hosting) → $message",
+    ({ shares, geo, message, review }) => {
+      const finding = promoAbuse.check(
+        event({ type: "referral", referrerUserId: "u_9" }),
+        on,
+        eventFeatures({ geo, counts: counts({ referrerShares: shares }) }),
+      );
+      expect(finding?.message ?? null).toBe(message);
+      expect(finding?.review ?? false).toBe(review);
+    },
+  );
 });
 
 describe("rule_farming", () => {
@@ -163,7 +213,7 @@ describe("rule_cc_reuse (3 users a card in 30 days, 5 cards an identity per hour
         on,
         eventFeatures({
           counts: counts({
-            usersOn: { card: usersOnCard, device: 0 },
+            usersOnCard: { card: usersOnCard },
             cardsLastHour: { user: cards, email: 0, ip: 0, device: 0 },
           }),
         }),
@@ -173,7 +223,7 @@ describe("rule_cc_reuse (3 users a card in 30 days, 5 cards an identity per hour
   );
 
   it("abstains without a card", () => {
-    const busy = eventFeatures({ counts: counts({ usersOn: { card: 50, device: 0 } }) });
+    const busy = eventFeatures({ counts: counts({ usersOnCard: { card: 50 } }) });
     expect(cardReuse.check(event(), on, busy)).toBeNull();
   });
 
@@ -209,7 +259,7 @@ describe("rule_device_fingerprint_reuse (3 users a device in 30 days)", () => {
     const finding = deviceReuse.check(
       event(),
       on,
-      eventFeatures({ counts: counts({ usersOn: { card: 0, device: others } }) }),
+      eventFeatures({ counts: counts({ usersOn: { device: others } }) }),
     );
     expect(finding?.message ?? null).toBe(message);
   });

@@ -3,22 +3,42 @@
  * or more than M redemptions in 1 h from one device, or from one IP that is not a known
  * consumer network's (a carrier's CGNAT or an office shares one address among many people).
  */
+import { declare, fixed, HOUR, MINUTE } from "../counting.ts";
 import type { Rule } from "../types.ts";
 import { ordinal } from "../words.ts";
+
+const ofCode = declare({
+  group: "promoCodeLast10Minutes",
+  kinds: ["promo"],
+  asks: ["promo_redemption"],
+  types: ["promo_redemption"],
+  window: fixed(10 * MINUTE),
+  measure: "count",
+});
+const fromSource = declare({
+  group: "promoLastHour",
+  kinds: ["ip", "device"],
+  asks: ["promo_redemption"],
+  types: ["promo_redemption"],
+  window: fixed(HOUR),
+  measure: "count",
+});
 
 export const promoVelocity: Rule = {
   key: "rule_promo_velocity",
   appliesTo: ["event"],
+  counts: [ofCode, fromSource],
   check(subject, policy, features) {
     if (subject.kind !== "event" || subject.type !== "promo_redemption") return null;
-    const promo = features.counts?.promo;
-    if (!promo) return null;
+    const code = ofCode.read(features);
+    const source = fromSource.read(features);
+    if (!code || !source) return null;
     const s = policy.settings.rule_promo_velocity;
-    const ofCode = promo.codeLast10Minutes + 1;
-    if (subject.promoCode && ofCode > s.per_code_per_10_minutes) {
+    const nthOfCode = code.promo + 1;
+    if (subject.promoCode && nthOfCode > s.per_code_per_10_minutes) {
       return {
-        message: `${ordinal(ofCode)} redemption of ${subject.promoCode} in 10 min (limit ${s.per_code_per_10_minutes})`,
-        observed: ofCode,
+        message: `${ordinal(nthOfCode)} redemption of ${subject.promoCode} in 10 min (limit ${s.per_code_per_10_minutes})`,
+        observed: nthOfCode,
         limit: s.per_code_per_10_minutes,
       };
     }
@@ -26,8 +46,8 @@ export const promoVelocity: Rule = {
     const geo = features.geo;
     const sharedAddress = !!geo && geo.country !== null && !geo.hosting;
     const sources = [
-      [sharedAddress ? null : subject.ip, promo.ipLastHour + 1],
-      [subject.deviceId && `device ${subject.deviceId}`, promo.deviceLastHour + 1],
+      [sharedAddress ? null : subject.ip, source.ip + 1],
+      [subject.deviceId && `device ${subject.deviceId}`, source.device + 1],
     ] as const;
     for (const [source, nth] of sources) {
       if (source && nth > limit) {

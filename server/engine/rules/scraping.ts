@@ -5,20 +5,33 @@
  * or its requests come at a machine's pace (over N/6 a minute). A person on a commercial VPN
  * browses from a hosting network too (npm run simulate: every VPN user was reviewed).
  */
+import { declare, fixed, MINUTE } from "../counting.ts";
 import type { Rule } from "../types.ts";
 import { ordinal } from "../words.ts";
 
 /** From a hosting network, a sixth of the per-minute limit (10 at 60) is already a machine's pace. */
 export const HOSTING_PACE_DIVISOR = 6;
+/** From one browser (device id) anywhere, a sixth of the limit is a crawler's pace too. */
+export const DEVICE_PACE_DIVISOR = 6;
+
+const requestsLastMinute = declare({
+  group: "requestsLastMinute",
+  kinds: ["ip", "device"],
+  asks: ["request"],
+  types: ["request"],
+  window: fixed(MINUTE),
+  measure: "count",
+});
 
 export const scraping: Rule = {
   key: "rule_scraping",
   appliesTo: ["event"],
+  counts: [requestsLastMinute],
   check(subject, policy, features) {
     if (subject.kind !== "event") return null;
     const settings = policy.settings.rule_scraping;
     const limit = settings.requests_per_minute;
-    const recent = features.counts?.requestsLastMinute;
+    const recent = requestsLastMinute.read(features);
     if (subject.type === "request" && recent) {
       for (const identity of ["ip", "device"] as const) {
         const value = identity === "ip" ? subject.ip : subject.deviceId;
@@ -64,6 +77,22 @@ export const scraping: Rule = {
           review: true,
         };
       }
+    }
+    // A reader opens a few pages a minute: a browser at a sixth of the limit (10 at 60)
+    // is a crawler with a real browser's face (stealth plugins, residential proxies).
+    const devicePace = Math.max(1, Math.floor(limit / DEVICE_PACE_DIVISOR));
+    if (
+      subject.type === "request" &&
+      subject.deviceId &&
+      recent &&
+      recent.device + 1 > devicePace
+    ) {
+      return {
+        message: `${ordinal(recent.device + 1)} page from device ${subject.deviceId} in 1 min: a crawler's pace (limit ${devicePace} for one browser; a reader opens a few)`,
+        observed: recent.device + 1,
+        limit: devicePace,
+        review: true,
+      };
     }
     return null;
   },

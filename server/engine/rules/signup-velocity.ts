@@ -1,11 +1,14 @@
 /**
  * rule_signup_velocity: more than N signups in 1 h from one device, or, on an address that is
- * not a known consumer network's, from one IP or M from its /24 (IPv6 /48); and a signup from
+ * not a known consumer network's, from one IP, M from its /24 (IPv6 /48) or K from its whole
+ * network (a hosting provider's ASN: a farm renting addresses across its ranges moves from
+ * /24 to /24, not out of the provider); and a signup from
  * a hosting provider's network with no browser behind it (no collector token, no device id) is
  * reviewed. A home, mobile, office or campus address is shared by whoever is behind its NAT
  * (a carrier's CGNAT by thousands), so there the count is per device: npm run simulate saw
  * per-IP counting block 6% of people on mobile data, offices and campuses.
  */
+import { declare, fixed, HOUR } from "../counting.ts";
 import type { Features, Finding, Rule } from "../types.ts";
 import { ordinal } from "../words.ts";
 
@@ -15,12 +18,22 @@ function consumerNetwork(features: Features): boolean {
   return !!geo && geo.country !== null && !geo.hosting;
 }
 
+const signupsLastHour = declare({
+  group: "signupsLastHour",
+  kinds: ["ip", "subnet", "network", "device"],
+  asks: ["signup"],
+  types: ["signup"],
+  window: fixed(HOUR),
+  measure: "count",
+});
+
 export const signupVelocity: Rule = {
   key: "rule_signup_velocity",
   appliesTo: ["event"],
+  counts: [signupsLastHour],
   check(subject, policy, features): Finding | null {
     if (subject.kind !== "event" || subject.type !== "signup") return null;
-    const counts = features.counts?.signupsLastHour;
+    const counts = signupsLastHour.read(features);
     if (!counts) return null;
     const s = policy.settings.rule_signup_velocity;
     const fromDevice = counts.device + 1;
@@ -48,6 +61,15 @@ export const signupVelocity: Rule = {
           message: `${ordinal(fromSubnet)} signup from the ${net} of ${subject.ip} in 1 h (limit ${s.per_subnet_per_hour})`,
           observed: fromSubnet,
           limit: s.per_subnet_per_hour,
+        };
+      }
+      const geo = features.geo;
+      const fromNetwork = counts.network + 1;
+      if (geo?.hosting && fromNetwork > s.per_network_per_hour) {
+        return {
+          message: `${ordinal(fromNetwork)} signup from hosting network AS${geo.asn} in 1 h, across its ranges (limit ${s.per_network_per_hour})`,
+          observed: fromNetwork,
+          limit: s.per_network_per_hour,
         };
       }
     }

@@ -141,6 +141,16 @@ describe("rule_signup_velocity and shared addresses", () => {
   });
 });
 
+/** The promo velocity rule's two declarations, from the numbers it reads. */
+const promoCounts = (p: {
+  codeLast10Minutes: number;
+  ipLastHour: number;
+  deviceLastHour: number;
+}) => ({
+  promoCodeLast10Minutes: { promo: p.codeLast10Minutes },
+  promoLastHour: { ip: p.ipLastHour, device: p.deviceLastHour },
+});
+
 describe("rule_promo_velocity (defaults: 30 a code in 10 min, 3 an IP or device per hour)", () => {
   const redemption = event({ type: "promo_redemption", promoCode: "SPRING" });
   it.each([
@@ -162,7 +172,7 @@ describe("rule_promo_velocity (defaults: 30 a code in 10 min, 3 an IP or device 
     const finding = promoVelocity.check(
       redemption,
       on,
-      eventFeatures({ ...unplaced, counts: counts({ promo }) }),
+      eventFeatures({ ...unplaced, counts: counts(promoCounts(promo)) }),
     );
     expect(finding?.message ?? null).toBe(message);
   });
@@ -184,7 +194,7 @@ describe("rule_promo_velocity (defaults: 30 a code in 10 min, 3 an IP or device 
       on,
       eventFeatures({
         geo: { country: "US", asn: 21928, hosting: false },
-        counts: counts({ promo }),
+        counts: counts(promoCounts(promo)),
       }),
     );
     expect(finding?.message ?? null).toBe(message);

@@ -11,7 +11,7 @@ import type { ScreenEvent } from "../../../shared/schemas/screening.ts";
 import { evaluate } from "../../engine/evaluate.ts";
 import type { AllowListEntry, Decision, Features, Policy, Reason } from "../../engine/types.ts";
 import type { IdentityKind } from "../screening/identities.ts";
-import { countsOf } from "../screening/probes.ts";
+import { countsOf, linksFrom } from "../screening/probes.ts";
 import { screeningInputs } from "../screening/screening-inputs.ts";
 import type { AllowListTimeline } from "./allow-list-timeline.ts";
 import type { CounterRow, ReplayCounters } from "./replay-counters.ts";
@@ -83,9 +83,16 @@ export function createReplay(deps: {
       } = screeningInputs(row.input, policy, base, at, digestKey, row.signals);
       const evaluation = evaluate(subject, policy, {
         ...features,
+        now: at.getTime(),
         counts: countsOf(
           probes,
           probes.map((probe) => counters.answer(probe)),
+        ),
+        links: linksFrom(
+          probes,
+          probes.map((probe) => (probe.measure === "subjects" ? counters.subjects(probe) : null)),
+          counters.subjectKey(ids.subject),
+          at,
         ),
         stripeHistory: query ? history.lookup(query, Math.floor(at.getTime() / 1000)) : null,
       });

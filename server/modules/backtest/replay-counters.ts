@@ -6,6 +6,8 @@
  * window's start. Identities whose newest row is past their kind's look-back are forgotten as
  * the replay moves on.
  */
+import { SUBJECT_ROWS } from "../../engine/links.ts";
+import { countsAsked } from "../../engine/rule-counts.ts";
 import type { Policy } from "../../engine/types.ts";
 import type { IdentityKind } from "../screening/identities.ts";
 import type { Probe } from "../screening/probes.ts";
@@ -23,40 +25,17 @@ export type CounterRow = {
   promo: string | null;
 };
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-/** What probesFor looks back for promo reuse and self-referrals. */
-const LONGEST = 400 * DAY;
-
-/** How far back each identity kind must be remembered for the probes this policy can ask. */
+/**
+ * How far back each identity kind must be remembered for the probes this policy can ask:
+ * each declaration's window (rule-counts.ts), over the kinds its probes read.
+ */
 export function lookback(policy: Policy): Partial<Record<IdentityKind, number>> {
-  const on = policy.enabled;
-  const s = policy.settings;
   const keep: Partial<Record<IdentityKind, number>> = {};
-  const need = (kinds: readonly IdentityKind[], ms: number) => {
-    for (const kind of kinds) keep[kind] = Math.max(keep[kind] ?? 0, ms);
-  };
-  if (on.rule_ip) need(["device", "ip", "email"], s.rule_ip.window_days * DAY);
-  if (on.rule_promo_abuse) need(["email", "device", "card", "ip"], LONGEST);
-  if (on.rule_scraping) need(["ip", "device"], MINUTE);
-  if (on.rule_farming && s.rule_farming.accounts) {
-    need(["device", "card"], s.rule_farming.window_days * DAY);
-  }
-  if (on.rule_signup_velocity) need(["ip", "subnet", "device"], HOUR);
-  if (on.rule_promo_velocity) {
-    need(["promo"], 10 * MINUTE);
-    need(["ip", "device"], HOUR);
-  }
-  if (on.rule_cc_reuse) {
-    need(["card"], s.rule_cc_reuse.window_days * DAY);
-    need(["user", "email", "ip", "device"], HOUR);
-  }
-  if (on.rule_device_fingerprint_reuse) {
-    need(["device"], s.rule_device_fingerprint_reuse.window_days * DAY);
-  }
-  if (on.rule_email && s.rule_email.disposable_signups_per_hour !== null) {
-    need(["disposable"], HOUR);
+  for (const decl of countsAsked(policy)) {
+    const ms = decl.window(policy.settings);
+    for (const kind of decl.atReferrer ? (["user"] as const) : decl.kinds) {
+      keep[kind] = Math.max(keep[kind] ?? 0, ms);
+    }
   }
   return keep;
 }
@@ -156,6 +135,17 @@ export function createReplayCounters(keep: Partial<Record<IdentityKind, number>>
     }
   }
 
+  /** The bits of the row types `wanted` names (every bit: every type). */
+  function typeMask(wanted: readonly string[] | undefined): number {
+    if (!wanted) return -1;
+    let mask = 0;
+    for (const type of wanted) {
+      const code = types.get(type);
+      if (code !== undefined) mask |= 1 << code;
+    }
+    return mask;
+  }
+
   function settle() {
     if (pending.length === 0) return;
     const seeds = pending;
@@ -196,20 +186,52 @@ export function createReplayCounters(keep: Partial<Record<IdentityKind, number>>
       if (added % 500_000 === 0) sweep(latest);
     },
 
+    /** An end user as subjects() names it (its interned id), to tell it from the others. */
+    subjectKey(subject: string | null): string | null {
+      return subject === null ? null : String(known(subject));
+    },
+
+    /**
+     * A "subjects" probe's end users, as the live query gives them (`subject|first ms|bad`,
+     * the subject by its interned id: subjectKey),
+     * from the identity's SUBJECT_ROWS newest rows of the types asked, in the window).
+     */
+    subjects(probe: Probe): string[] {
+      let l = heads.get(probe.kind)?.get(probe.value);
+      if (l === undefined) return [];
+      const since = Math.max(probe.since.getTime(), latest - (keep[probe.kind] ?? 0));
+      const mask = typeMask(probe.types);
+      const seen = new Map<number, { first: number; bad: boolean }>();
+      let rows = 0;
+      for (; l !== NONE && rows < SUBJECT_ROWS; l = linkPrev[l] as number) {
+        const r = linkRow[l] as number;
+        if ((at[r] as number) < since) break;
+        if ((mask & (1 << (typeOf[r] as number))) === 0) continue;
+        rows += 1;
+        const subject = subjectOf[r] as number;
+        if (subject === NONE) continue;
+        const known = seen.get(subject);
+        // Newest first: each older row moves the first sighting back.
+        if (known) {
+          known.first = at[r] as number;
+          known.bad ||= blockedOf[r] === 1;
+        } else seen.set(subject, { first: at[r] as number, bad: blockedOf[r] === 1 });
+      }
+      const out: string[] = [];
+      for (const [subject, e] of seen) {
+        out.push(`${subject}|${e.first}|${e.bad ? 1 : 0}`);
+      }
+      return out;
+    },
+
     /** The probe's answer, exactly as the live counting query gives it. */
     answer(probe: Probe): number {
+      if (probe.measure === "subjects") return this.subjects(probe).length;
       let l = heads.get(probe.kind)?.get(probe.value);
       if (l === undefined) return 0;
       // Rows past the kind's look-back count as forgotten, whether or not a sweep dropped them.
       const since = Math.max(probe.since.getTime(), latest - (keep[probe.kind] ?? 0));
-      let mask = -1;
-      if (probe.types) {
-        mask = 0;
-        for (const type of probe.types) {
-          const code = types.get(type);
-          if (code !== undefined) mask |= 1 << code;
-        }
-      }
+      const mask = typeMask(probe.types);
       const notBlocked = probe.notBlocked === true;
       const promo = probe.promo ? known(probe.promo) : null;
       const user = probe.user ? known(probe.user) : null;

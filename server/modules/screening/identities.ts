@@ -9,19 +9,10 @@
  * both forms, and SQL turns a legacy digest into its keyed one where a count compares them.
  */
 import { createHmac, hash } from "node:crypto";
+import { IDENTITY_KINDS, type IdentityKind } from "../../engine/counting.ts";
 import type { EventSubject } from "../../engine/types.ts";
 
-export const IDENTITY_KINDS = [
-  "ip",
-  "subnet",
-  "device",
-  "email",
-  "card",
-  "user",
-  "promo",
-  "disposable",
-] as const;
-export type IdentityKind = (typeof IDENTITY_KINDS)[number];
+export { IDENTITY_KINDS, type IdentityKind };
 
 /** What one event is known by: kind → hashed value (absent when the event lacks it). */
 export type Identities = {
@@ -70,6 +61,12 @@ type Derived = {
   normalizedEmail: string | null;
   ipKey: string | null;
   subnetKey: string | null;
+  /** The hosting provider's network (`AS<n>`), for an address off consumer networks. */
+  networkKey?: string | null;
+  /** A corporate gateway's or relay's provider (`AS<n>`): its /24s are one network. */
+  gatewayKey?: string | null;
+  /** The email's domain when it is no big provider's or relay's (new domains are counted). */
+  domainKey?: string | null;
   disposable: boolean;
 };
 
@@ -89,6 +86,12 @@ export function identitiesOf(subject: EventSubject, derived: Derived, key: strin
   add("card", subject.cardFingerprint);
   add("user", subject.userId);
   add("promo", subject.promoCode);
+  add("referrer", subject.referrerUserId);
+  add("network", derived.networkKey);
+  add("domain", derived.domainKey);
+  // "From this network": the /24 (IPv6 /48), or a company gateway's whole provider.
+  const net = derived.gatewayKey ?? derived.subnetKey;
+  if (derived.domainKey && net) add("domainNet", `${derived.domainKey}\u0000${net}`);
   if (derived.disposable) add("disposable", "1");
   return { values, legacy, subject: values.user ?? values.email ?? null };
 }

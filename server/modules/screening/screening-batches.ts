@@ -134,15 +134,51 @@ function withRows(
   return distinct ? distinct.size : answer;
 }
 
+/**
+ * A "subjects" answer with the unseen rows of its identity added: each end user once, first
+ * seen at its earliest row, bad if any row was blocked (`subject|first ms|bad`).
+ */
+function subjectsWithRows(
+  probe: Probe,
+  values: readonly string[] | null,
+  rows: readonly Judged[],
+): string[] {
+  const merged = new Map<string, { first: number; bad: boolean }>();
+  for (const text of values ?? []) {
+    const [subject, first, bad] = text.split("|");
+    if (subject) merged.set(subject, { first: Number(first), bad: bad === "1" });
+  }
+  for (const { row } of rows) {
+    if (!matches(probe, row)) continue;
+    const subject = row.identities.subject;
+    if (subject === null) continue;
+    const at = row.createdAt.getTime();
+    const known = merged.get(subject);
+    if (known) {
+      known.first = Math.min(known.first, at);
+      known.bad ||= row.blocked;
+    } else merged.set(subject, { first: at, bad: row.blocked });
+  }
+  return [...merged].map(([subject, e]) => `${subject}|${e.first}|${e.bad ? 1 : 0}`);
+}
+
 /** A screening's counts with the unseen screenings added. */
 function withUnseen(item: Pending<unknown>, counted: Counted, unseen: Unseen): Counted {
   if (unseen.empty) return counted;
+  let values = counted.values;
   const answers = counted.answers.map((answer, n) => {
     const probe = item.probes[n] as Probe;
     const rows = unseen.of(item.accountId, probe);
-    return rows.length === 0 ? answer : withRows(probe, answer, counted.values[n] ?? null, rows);
+    if (rows.length === 0) return answer;
+    if (probe.measure === "subjects") {
+      const merged = subjectsWithRows(probe, counted.values[n] ?? null, rows);
+      if (values === counted.values) values = [...counted.values];
+      values[n] = merged;
+      return merged.length;
+    }
+    return withRows(probe, answer, counted.values[n] ?? null, rows);
   });
-  return { ...counted, answers };
+  return { ...counted, answers, values };
 }
 
 type Waiting = {

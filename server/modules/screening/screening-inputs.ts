@@ -3,9 +3,13 @@
  * its hashed identities, the probes to count and the Stripe history to look up. Shared by the
  * live screening and the backtest's replay, so both judge an event the same way.
  */
+
+import { RELAY_EMAIL_DOMAINS } from "../../../shared/catalog/email-providers.ts";
 import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
 import type { ScreenEvent, Unavailable } from "../../../shared/schemas/screening.ts";
 import { emailDomain } from "../../engine/email-domain.ts";
+import { MAILBOX_PROVIDERS } from "../../engine/email-typo.ts";
+import { RELAY_NETWORKS } from "../../engine/rules/timezone-mismatch.ts";
 import type { EventSubject, Features, Policy } from "../../engine/types.ts";
 import { memo } from "../../lib/memo.ts";
 import { withCollected } from "./collected.ts";
@@ -57,6 +61,14 @@ export function screeningInputs(
       normalizedEmail: features.normalizedEmail ?? null,
       ipKey: keys?.ip ?? null,
       subnetKey: keys?.subnet ?? null,
+      // A company's secure-web gateway spans several /24s of one provider: one network.
+      gatewayKey:
+        features.geo?.asn && RELAY_NETWORKS.has(features.geo.asn) ? `AS${features.geo.asn}` : null,
+      networkKey: features.geo?.hosting && features.geo.asn ? `AS${features.geo.asn}` : null,
+      domainKey:
+        domain && !MAILBOX_PROVIDERS.has(domain) && !RELAY_EMAIL_DOMAINS.has(domain)
+          ? domain
+          : null,
       disposable: domain !== null && features.disposableDomains.has(domain),
     },
     key,
@@ -77,7 +89,7 @@ export function screeningInputs(
     subject,
     features,
     ids,
-    probes: probesFor(subject, ids, policy, at, key),
+    probes: probesFor(subject, ids, policy, at, key, features),
     history,
     unavailable,
   };

@@ -48,6 +48,8 @@ export type StoredScreening = {
   unavailable?: readonly unknown[];
   /** The allow-list entry that decided it (screening.service.ts allowedView); null: none. */
   allowed?: unknown;
+  /** The accounts linked to it (screening.service.ts linkedView); null: none asked. */
+  linked?: unknown;
   blocked: boolean;
   identities: Identities;
 };
@@ -170,6 +172,7 @@ function insertItem(id: string, s: StoredScreening): InsertItem {
     signals: s.signals ?? null,
     unavailable: s.unavailable?.length ? s.unavailable : null,
     allowed: s.allowed ?? null,
+    linked: s.linked ?? null,
     subject: s.identities.subject,
     user: s.identities.values.user ?? null,
     card: s.identities.values.card ?? null,

@@ -6,13 +6,18 @@
  * screenings that arrive meanwhile (screening-batches.ts), and the answer goes back once the
  * screening is committed (it feeds the next one's counts).
  */
-import type { AllowedView, ScreenEvent, ScreenResult } from "../../../shared/schemas/screening.ts";
+import type {
+  AllowedView,
+  LinkedSummary,
+  ScreenEvent,
+  ScreenResult,
+} from "../../../shared/schemas/screening.ts";
 import { evaluate } from "../../engine/evaluate.ts";
-import type { Allowed } from "../../engine/types.ts";
+import type { Allowed, Links } from "../../engine/types.ts";
 import type { Consumed } from "../collector/collector.service.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
 import { FEATURES, type FeatureFunctions } from "./event-features.ts";
-import { countsOf } from "./probes.ts";
+import { countsOf, linksFrom } from "./probes.ts";
 import type { StoredScreening } from "./screening.repository.ts";
 import type { ScreeningBatches } from "./screening-batches.ts";
 import { screeningInputs } from "./screening-inputs.ts";
@@ -65,9 +70,12 @@ export function createScreeningService({
         probes,
         history,
         judge(counted) {
+          const links = linksFrom(probes, counted.values, ids.subject, at);
           const evaluation = evaluate(subject, loaded, {
             ...features,
+            now: at.getTime(),
             counts: countsOf(probes, counted.answers),
+            links,
             stripeHistory: counted.history,
           });
           const score = evaluation.score ?? 0;
@@ -89,6 +97,7 @@ export function createScreeningService({
             signals: collected?.signals ?? null,
             unavailable,
             allowed: evaluation.allowed ? allowedView(evaluation.allowed) : null,
+            linked: links ? linkedView(links) : null,
             blocked: evaluation.decision === "block",
             identities: ids,
           };
@@ -110,6 +119,18 @@ export function createScreeningService({
         ...(evaluation.allowed ? { allowed: allowedView(evaluation.allowed) } : {}),
       };
     },
+  };
+}
+
+/** The linked accounts as the screening stores them (Screening.linked, decision 023). */
+export function linkedView(links: Links): LinkedSummary {
+  return {
+    accounts: links.accounts,
+    first_seen_last_hour: links.firstSeenLastHour,
+    first_seen_last_day: links.firstSeenLastDay,
+    bad: links.bad,
+    through: links.through,
+    hubs: links.hubs,
   };
 }
 

@@ -28,7 +28,7 @@ export type CountItem = {
   u: string | null;
   lu: string | null;
   x: string | null;
-  m: "count" | "distinctSubject" | "distinctCard";
+  m: "count" | "distinctSubject" | "distinctCard" | "subjects";
 };
 
 /** One screening's Stripe history question (refunds and disputes on its email or card). */
@@ -42,7 +42,8 @@ export type HistoryItem = { i: number; a: string; e: string | null; c: string | 
 export type CountRow = { i: number; n: number; answer: number; vals: string[] | null };
 
 /**
- * Every probe's answer, as probes.ts defines them: rows of the identity (by its keyed or its
+ * Every probe's answer, as probes.ts defines them (a "subjects" probe: its end users, each
+ * `subject|first seen ms|bad`, from the identity's 200 newest rows in the window): rows of the identity (by its keyed or its
  * legacy digest) in the window, of the types asked, not blocked if asked, of the promo or
  * referrer asked; counted, or their distinct users or cards, the event's own left out. A
  * legacy row's user or card digest is turned into its keyed form first (identities.ts), so
@@ -83,6 +84,40 @@ export const COUNT = `
         AND (p.u IS NULL OR si."userId" = ANY (ARRAY[p.u, p.lu]))
     ) AS d
   ) AS c
+  WHERE p.m <> 'subjects'
+  UNION ALL
+  SELECT p.i, p.n, g.answer, g.vals
+  FROM jsonb_to_recordset($1::jsonb) AS p(i int, n int, a text, k text, kind text, v text, l text,
+    s timestamp, t text[], m text)
+  CROSS JOIN LATERAL (
+    SELECT count(*)::int AS answer,
+      array_agg(e.cmp || '|' || e.first || '|' || (CASE WHEN e.bad THEN '1' ELSE '0' END)) AS vals
+    FROM (
+      SELECT r.cmp, floor(extract(epoch FROM min(r."at")) * 1000)::bigint AS first,
+        bool_or(r."blocked" OR r."flagged") AS bad
+      FROM (
+        SELECT CASE WHEN si."keyed" THEN si."subject"
+          ELSE left(encode(sha256(convert_to(p.k || ':' || si."subject", 'UTF8')), 'hex'), 32)
+          END AS cmp, si."at", si."blocked", si."flagged"
+        -- Linked accounts (decision 023): the identity's newest rows only, so a busy one
+        -- (a shop's tablet, a hosting range) costs one bounded index scan backwards.
+        FROM (
+          (SELECT * FROM "ScreeningIdentity" k
+          WHERE k."accountId" = p.a AND k."kind" = p.kind AND k."value" = p.v AND k."at" >= p.s
+            AND (p.t IS NULL OR k."type" = ANY (p.t))
+          ORDER BY k."at" DESC LIMIT 200)
+          UNION ALL
+          (SELECT * FROM "ScreeningIdentity" o
+          WHERE p.l IS NOT NULL AND o."accountId" = p.a AND o."kind" = p.kind AND o."value" = p.l
+            AND o."at" >= p.s AND (p.t IS NULL OR o."type" = ANY (p.t))
+          ORDER BY o."at" DESC LIMIT 200)
+        ) AS si
+        WHERE si."subject" IS NOT NULL
+      ) AS r
+      GROUP BY r.cmp
+    ) AS e
+  ) AS g
+  WHERE p.m = 'subjects'
   UNION ALL
   SELECT h.i, q.n, q.answer, NULL
   FROM jsonb_to_recordset($2::jsonb) AS h(i int, a text, e text, c text, s int)
@@ -118,6 +153,7 @@ export type InsertItem = {
   signals: unknown;
   unavailable: unknown;
   allowed: unknown;
+  linked: unknown;
   subject: string | null;
   user: string | null;
   card: string | null;
@@ -133,14 +169,14 @@ const screeningsOf = (param: string) => `
     SELECT * FROM jsonb_to_recordset(${param}::jsonb) AS x(id text, "accountId" text,
       "createdAt" timestamp, type text, "userId" text, email text, ip text, country text,
       decision text, score int, rules text[], reasons jsonb, monitored jsonb, input jsonb,
-      "collectIp" text, signals jsonb, unavailable jsonb, allowed jsonb, subject text,
+      "collectIp" text, signals jsonb, unavailable jsonb, allowed jsonb, linked jsonb, subject text,
       "user" text, card text, promo text, blocked boolean, ids jsonb)
   ), s AS (
     INSERT INTO "Screening" ("id", "accountId", "createdAt", "type", "userId", "email", "ip",
       "country", "decision", "score", "rules", "reasons", "monitored", "input", "collectIp",
-      "signals", "unavailable", "allowed")
+      "signals", "unavailable", "allowed", "linked")
     SELECT id, "accountId", "createdAt", type, "userId", email, ip, country, decision, score,
-      rules, reasons, monitored, input, "collectIp", signals, unavailable, allowed
+      rules, reasons, monitored, input, "collectIp", signals, unavailable, allowed, linked
     FROM x
   )`;
 

@@ -99,8 +99,8 @@ export function createStripeIngestService({
         (row, usage) => {
           const counts = emptyCounts();
           if (usage) {
-            counts.usersOn.card = usage.otherEmails;
-            counts.cardsLastHour.email = usage.otherCards;
+            counts.usersOnCard = { card: usage.otherEmails };
+            counts.cardsLastHour = { user: 0, email: usage.otherCards, ip: 0, device: 0 };
           }
           // Object.assign, not a spread then new keys: that is slow in Node 20 (see featuresOf).
           const features = Object.assign({}, base, { counts });

@@ -14,6 +14,8 @@ import { writeFile } from "node:fs/promises";
 import { type Database, openDatabase } from "../server/db/database.ts";
 import { createLabelsRepository } from "../server/modules/labels/labels.repository.ts";
 import { createLabelsService } from "../server/modules/labels/labels.service.ts";
+import { createLinksRepository } from "../server/modules/links/links.repository.ts";
+import { createLinksService } from "../server/modules/links/links.service.ts";
 import { createChargeReviewRepository } from "../server/modules/review/charge-review.repository.ts";
 import { createReviewRepository } from "../server/modules/review/review.repository.ts";
 import { createReviewService } from "../server/modules/review/review.service.ts";
@@ -115,6 +117,7 @@ async function main() {
       repo: createReviewRepository(db.prisma),
       charges: createChargeReviewRepository(db.prisma),
       labels,
+      links: createLinksService({ repo: createLinksRepository(db.prisma) }),
       now,
       // The bench's rows are stored unkeyed (as before keyed digests): any key finds them.
       digestKeyOf: () => "0".repeat(64),

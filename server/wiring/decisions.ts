@@ -6,6 +6,9 @@
 import type { Mailer } from "../lib/mailer.ts";
 import { createLabelsRepository } from "../modules/labels/labels.repository.ts";
 import { createLabelsService } from "../modules/labels/labels.service.ts";
+import { createFlagMarks } from "../modules/links/flag-marks.repository.ts";
+import { createLinksRepository } from "../modules/links/links.repository.ts";
+import { createLinksService } from "../modules/links/links.service.ts";
 import { createChargeReviewRepository } from "../modules/review/charge-review.repository.ts";
 import { createReviewRepository } from "../modules/review/review.repository.ts";
 import { createReviewService } from "../modules/review/review.service.ts";
@@ -67,16 +70,19 @@ export function wireDecisions(
     /** A rule's action done: its events, for the action outbox's transaction. */
     ruleAction: { eventsOf: ruleEvents(wants), outbox },
   };
+  // A deny or a label marks the screening's counting rows in its transaction (decision 023).
+  const marks = createFlagMarks();
   const labels = createLabelsService({
-    repo: createLabelsRepository(prisma, outbox),
+    repo: createLabelsRepository(prisma, outbox, marks),
     now,
     eventOf: labelCreatedEvent,
     eventsStored: outbox.kick,
   });
   const review = createReviewService({
-    repo: createReviewRepository(prisma, outbox),
+    repo: createReviewRepository(prisma, outbox, marks),
     charges: createChargeReviewRepository(prisma, outbox),
     labels,
+    links: createLinksService({ repo: createLinksRepository(prisma) }),
     now,
     digestKeyOf,
     eventOf: reviewSettledEvent,

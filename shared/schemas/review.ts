@@ -6,7 +6,14 @@
 import { z } from "zod";
 import { ZLabelView, ZNote } from "./labels.ts";
 import { RULE_KEYS } from "./rules.ts";
-import { SCREEN_TYPES, ZReason, ZScreeningRow } from "./screening.ts";
+import {
+  LINK_KINDS,
+  SCREEN_TYPES,
+  ZLinkCount,
+  ZLinkedSummary,
+  ZReason,
+  ZScreeningRow,
+} from "./screening.ts";
 import { storableString, uuidString } from "./storable.ts";
 
 export const REVIEW_DECISIONS = ["approve", "deny"] as const;
@@ -74,6 +81,8 @@ export const ZReviewItem = z.object({
   reasons: z.array(ZReason),
   shared: z.array(ZShared),
   label: ZLabelView.nullable(),
+  /** A screening's linked accounts as stored when it was screened; null for a charge or before. */
+  linked: ZLinkedSummary.nullable(),
 });
 export type ReviewItem = z.infer<typeof ZReviewItem>;
 
@@ -132,13 +141,39 @@ export const ZReviewState = z.object({
 });
 
 /**
+ * Another account linked to a screening's (decision 023), read from the counting rows of the
+ * identities they share, over the 30 days before the screening.
+ */
+export const ZLinkedAccount = z.object({
+  user_id: z.string().nullable().describe("As the account's newest linked screening sent it"),
+  email: z.string().nullable().describe("As the account's newest linked screening sent it"),
+  first_seen: z.string().describe("ISO 8601: its first screening on a shared identity"),
+  last_seen: z.string().describe("ISO 8601: its newest screening on a shared identity"),
+  screenings: z.number().int().describe("Its screenings on the shared identities"),
+  blocked: z.boolean().describe("One of them was blocked"),
+  denied: z.boolean().describe("One of them was denied in review"),
+  fraud: z.boolean().describe("One of them is labelled fraud (its newest label)"),
+  through: z.array(z.enum(LINK_KINDS)).describe("The kinds of identity it shares"),
+});
+export type LinkedAccount = z.infer<typeof ZLinkedAccount>;
+
+/**
  * One screening with its review state and labels (GET /api/v1/screenings/{id}): the history
- * page's row, so the detail shows everything the list does.
+ * page's row, so the detail shows everything the list does; and its linked accounts.
  */
 export const ZScreeningDetail = ZScreeningRow.extend({
   /** Null for a screening that was not a review. */
   review: ZReviewState.nullable(),
   labels: z.array(ZLabelView),
+  linked: ZLinkedSummary.nullable().describe(
+    "The linked accounts as counted when it was screened; null for screenings stored before",
+  ),
+  linked_accounts: z
+    .array(ZLinkedAccount)
+    .describe("The linked accounts as read now, newest first (at most 50)"),
+  linked_hubs: z
+    .array(ZLinkCount)
+    .describe("Its identities shared by more than 25 accounts, which link nobody"),
 });
 export type ScreeningDetail = z.infer<typeof ZScreeningDetail>;
 

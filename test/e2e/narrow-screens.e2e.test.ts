@@ -90,13 +90,21 @@ describe("console on a 375 px phone in Chromium", () => {
       body: { countries: [], email_providers: ["customer-accounts.example.co.uk"] },
     });
     expect(blocklist.status).toBe(200);
-    await backend.decide({ type: "signup", email: "allowed@example.com", ip: "203.0.113.7" });
+    // One card for all three, so the screening and the review opened below list linked accounts.
+    const card = "fp_narrow_shared";
+    await backend.decide({
+      type: "signup",
+      email: "allowed@example.com",
+      ip: "203.0.113.7",
+      card_fingerprint: card,
+    });
     const review = await backend.decide({
       type: "request",
       user_agent: BOT,
       user_id: "u-review",
       email: "reviewed.person@example.com",
       ip: "2001:db8:85a3::8a2e:370:7334",
+      card_fingerprint: card,
     });
     expect(review.decision).toBe("review");
     t.clock.advance(60_000);
@@ -105,6 +113,7 @@ describe("console on a 375 px phone in Chromium", () => {
       user_id: "user-with-a-long-id-0001",
       email: LONG_EMAIL,
       ip: "198.51.100.23",
+      card_fingerprint: card,
     });
     expect(blocked.decision).toBe("block");
     await mkdir(SCREENSHOTS, { recursive: true });
@@ -169,12 +178,17 @@ describe("console on a 375 px phone in Chromium", () => {
     await page.setViewportSize(PHONE);
     for (const path of PAGES) {
       await open(path);
-      // An open card too: its detail row (reasons, label buttons) must fit as well.
+      // An open card too: its detail row (reasons, linked accounts, label buttons) must fit
+      // as well; on Review, a card's linked accounts opened.
       const opener = {
         screenings: "tr[data-screening] .sc-open",
         dashboard: "tr[data-charge] .tx-open",
-      }[path as "screenings" | "dashboard"];
+        review: "li.rv-card .ln-more > summary",
+      }[path as "screenings" | "dashboard" | "review"];
       if (opener) await page.locator(opener).first().click();
+      if (path === "screenings" || path === "review") {
+        await page.locator("tr[data-linked-account]").first().waitFor();
+      }
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, `${path}: page scroll width`).toBeLessThanOrEqual(PHONE.width);
       // A table scrolling inside its own box hides its last columns just the same.

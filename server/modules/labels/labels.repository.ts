@@ -1,6 +1,7 @@
 /**
  * The only code that touches the database for labels (append-only: rows are never updated).
- * A new label and the decision events that report it are stored in one transaction.
+ * A new label, the decision events that report it and, for a screening, the flagged mark on its
+ * counting rows (set by fraud, cleared by legitimate: decision 023) are stored in one transaction.
  */
 import type {
   LabelSource,
@@ -8,7 +9,8 @@ import type {
   LabelValue,
   LabelView,
 } from "../../../shared/schemas/labels.ts";
-import type { PrismaClient } from "../../db/generated/client.ts";
+import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
+import type { FlagMarks } from "../links/links.service.ts";
 import type { DecisionEvent, EventOutbox } from "../webhooks/webhooks.types.ts";
 
 type Row = {
@@ -46,7 +48,23 @@ export const toLabelView = (row: Row): LabelView => ({
 /** The decision events a stored label is reported by (none without an outbox). */
 export type LabelEvents = (label: LabelView) => DecisionEvent[];
 
-export function createLabelsRepository(prisma: PrismaClient, outbox?: EventOutbox) {
+export function createLabelsRepository(
+  prisma: PrismaClient,
+  outbox?: EventOutbox,
+  marks?: FlagMarks,
+) {
+  /** A stored label's events, and a screening's mark, in its transaction. */
+  async function alongside(
+    tx: Prisma.TransactionClient,
+    accountId: string,
+    view: LabelView,
+    events?: LabelEvents,
+  ) {
+    if (outbox && events) await outbox.stage(tx, accountId, events(view));
+    if (marks && view.subject_kind === "screening") {
+      await marks.mark(tx, accountId, [view.subject_id], view.label === "fraud");
+    }
+  }
   return {
     /** Adds the label, and stages its events in the same transaction. */
     add(accountId: string, label: NewLabel, at: Date, events?: LabelEvents): Promise<LabelView> {
@@ -54,7 +72,7 @@ export function createLabelsRepository(prisma: PrismaClient, outbox?: EventOutbo
         const view = toLabelView(
           await tx.label.create({ data: { accountId, ...label, createdAt: at } }),
         );
-        if (outbox && events) await outbox.stage(tx, accountId, events(view));
+        await alongside(tx, accountId, view, events);
         return view;
       });
     },
@@ -75,7 +93,7 @@ export function createLabelsRepository(prisma: PrismaClient, outbox?: EventOutbo
           skipDuplicates: true,
         });
         const view = rows[0] ? toLabelView(rows[0]) : null;
-        if (view && outbox && events) await outbox.stage(tx, accountId, events(view));
+        if (view) await alongside(tx, accountId, view, events);
         return view;
       });
     },

@@ -11,6 +11,7 @@ import {
   type ReviewQueueInput,
   ZReviewQueueInput,
 } from "../../../shared/schemas/review.ts";
+import { storedSummary } from "../links/links.service.ts";
 import type { OpenCharge } from "./charge-review.repository.ts";
 import {
   decodeCursor,
@@ -85,6 +86,7 @@ function itemOf(
       charge: null,
       reasons: row.reasons as ReviewItem["reasons"],
       label: label ?? null,
+      linked: storedSummary(row.linked),
     };
   }
   const row = entry.charge;
@@ -98,6 +100,7 @@ function itemOf(
     charge: { amount: toMajorUnits(row.amount, row.currency), currency: row.currency },
     reasons: (row.reasons ?? []) as ReviewItem["reasons"],
     label: label ?? null,
+    linked: null,
   };
 }
 

@@ -29,7 +29,7 @@ export function createReviewSettle({
   eventOf,
   eventsStored,
   onSettled,
-}: Omit<ReviewDeps, "labels" | "digestKeyOf">) {
+}: Omit<ReviewDeps, "labels" | "digestKeyOf" | "links">) {
   /** The events of a settle's rows, stored with them. */
   const eventsOf =
     (kind: ReviewKind, status: Settled["status"], by: string): SettleEvents =>

@@ -2,10 +2,12 @@
  * The only code that touches the database for the review queue. Open items are screenings
  * with decision 'review' and no reviewStatus; the partial index "Screening_review_open" holds
  * exactly those, so the queue's first page and its count read only open rows. The literal
- * 'review' in each statement is what lets PostgreSQL match the index's predicate. A settle and
- * the decision events that report it are stored in one transaction (the outbox).
+ * 'review' in each statement is what lets PostgreSQL match the index's predicate. A settle, the
+ * decision events that report it (the outbox) and a deny's flagged marks on the screening's
+ * counting rows (decision 023) are stored in one transaction.
  */
 import { Prisma, type PrismaClient } from "../../db/generated/client.ts";
+import type { FlagMarks } from "../links/links.service.ts";
 import type { DecisionEvent, EventOutbox } from "../webhooks/webhooks.types.ts";
 
 export type QueueFilters = { rule?: string; type?: string; before?: Date };
@@ -21,6 +23,8 @@ export type OpenRow = {
   reasons: unknown;
   input: unknown;
   signals: unknown;
+  /** The linked accounts as stored when it was screened (decision 023); null before. */
+  linked: unknown;
 };
 
 /** Where a page starts: after a screening of the queue, or at a time (that time included). */
@@ -44,7 +48,30 @@ function filterSql(accountId: string, f: QueueFilters) {
     ${f.before ? Prisma.sql`AND "createdAt" <= ${f.before}` : Prisma.empty}`;
 }
 
-export function createReviewRepository(prisma: PrismaClient, outbox?: EventOutbox) {
+export function createReviewRepository(
+  prisma: PrismaClient,
+  outbox?: EventOutbox,
+  marks?: FlagMarks,
+) {
+  /** A settle's events, and a deny's marks, in its transaction. */
+  async function alongside(
+    tx: Prisma.TransactionClient,
+    accountId: string,
+    rows: SettledRow[],
+    s: Settle,
+    events?: SettleEvents,
+  ) {
+    if (rows.length === 0) return;
+    if (outbox && events) await outbox.stage(tx, accountId, events(rows));
+    if (marks && s.status === "denied") {
+      await marks.mark(
+        tx,
+        accountId,
+        rows.map((row) => row.id),
+        true,
+      );
+    }
+  }
   return {
     /** Open items oldest first, after the cursor's (time, id). */
     open(
@@ -59,7 +86,8 @@ export function createReviewRepository(prisma: PrismaClient, outbox?: EventOutbo
           ? Prisma.sql`AND ("createdAt", "id") > (${after.createdAt}, ${after.id})`
           : Prisma.sql`AND "createdAt" >= ${after.createdFrom}`;
       return prisma.$queryRaw<OpenRow[]>`
-        SELECT "id", "createdAt", "type", "userId", "email", "ip", "score", "reasons", "input", "signals"
+        SELECT "id", "createdAt", "type", "userId", "email", "ip", "score", "reasons", "input", "signals",
+          "linked"
         FROM "Screening"
         WHERE ${filterSql(accountId, filters)} ${keyset}
         ORDER BY "createdAt", "id"
@@ -111,7 +139,7 @@ export function createReviewRepository(prisma: PrismaClient, outbox?: EventOutbo
             "reviewedBy" = ${s.by}, "reviewNote" = ${s.note}
           WHERE "id" = ${id} AND ${filterSql(accountId, {})}
           RETURNING "id", "userId", "email"`;
-        if (rows.length > 0 && outbox && events) await outbox.stage(tx, accountId, events(rows));
+        await alongside(tx, accountId, rows, s, events);
         return rows[0] ?? null;
       });
     },
@@ -133,7 +161,7 @@ export function createReviewRepository(prisma: PrismaClient, outbox?: EventOutbo
             ORDER BY "createdAt", "id" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
             AND "reviewStatus" IS NULL
           RETURNING "id", "userId", "email"`;
-        if (rows.length > 0 && outbox && events) await outbox.stage(tx, accountId, events(rows));
+        await alongside(tx, accountId, rows, s, events);
         return rows;
       });
     },

@@ -1,6 +1,7 @@
 /** What the review queue's parts are handed, and what a settled item reports. */
 import type { ReviewKind } from "../../../shared/schemas/review.ts";
 import type { LabelsService } from "../labels/labels.service.ts";
+import type { LinksService } from "../links/links.service.ts";
 import type { DecisionEvent } from "../webhooks/webhooks.types.ts";
 import type { ChargeReviewRepository } from "./charge-review.repository.ts";
 import type { ReviewRepository } from "./review.repository.ts";
@@ -17,6 +18,8 @@ export type ReviewDeps = {
   repo: ReviewRepository;
   charges: ChargeReviewRepository;
   labels: LabelsService;
+  /** A screening's linked accounts, for its detail (decision 023). */
+  links: LinksService;
   now: () => Date;
   /** The account's key for identity digests (screening/identities.ts). */
   digestKeyOf: (accountId: string) => string;

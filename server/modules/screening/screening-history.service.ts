@@ -12,6 +12,8 @@ import type {
 import { ZScreeningListInput } from "../../../shared/schemas/screening.ts";
 import type { Screening } from "../../db/generated/client.ts";
 import { cursorTime, notACursor } from "../../lib/cursor-time.ts";
+import { lookupIp } from "./features/geo.ts";
+import { consumerNetwork } from "./probes.ts";
 import type { ScreeningRepository, ScreeningSearch } from "./screening.repository.ts";
 
 const DAY_MS = 86_400_000;
@@ -33,6 +35,15 @@ export function screeningRowOf(row: Screening): ScreeningRow {
     unavailable: (row.unavailable ?? []) as ScreeningRow["unavailable"],
     allowed: (row.allowed ?? null) as ScreeningRow["allowed"],
   };
+}
+
+/**
+ * Whether a stored screening's address is a consumer network's (home, mobile, office, campus:
+ * shared by its NAT), as the screening path decided when it counted it: such an IP links no
+ * accounts (decision 023).
+ */
+export function consumerAddress(address: string): boolean {
+  return consumerNetwork({ geo: lookupIp(address) });
 }
 
 function encodeCursor(row: { createdAt: Date; id: string }): string {

@@ -39,7 +39,8 @@ export function reviewRouteTable(services: Services): Route[] {
       method: "GET",
       url: "/v1/screenings/:id",
       tag: "decisions",
-      summary: "One screening: its decision, reasons, review state and labels",
+      summary:
+        "One screening: its decision, reasons, review state, labels and linked accounts (other accounts sharing its device, email, card, referrer or IP in the 30 days before it)",
       auth: "apiKey",
       params: ZScreeningRef,
       response: ZScreeningDetail,

@@ -1,12 +1,14 @@
 /**
  * One item of the review queue: what it is, its reasons, what it shares with earlier events,
- * its label, and Approve / Deny with a note (and "always allow this user"); the page holds
- * either for a few seconds with an Undo before it is sent (use-pending-settle.ts).
+ * the accounts linked to it, its label, and Approve / Deny with a note (and "always allow this
+ * user"); the page holds either for a few seconds with an Undo before it is sent
+ * (use-pending-settle.ts).
  */
 import { useMutation } from "@tanstack/react-query";
 import type { ReviewItem } from "../../../../shared/schemas/review.ts";
 import { ruleLabel } from "../../lib/rule-format.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { LinkedAccounts } from "../screenings/linked-accounts.tsx";
 import { LabelChoice } from "./label-buttons.tsx";
 import { formatAge, itemTitle, sharedSentence } from "./review-format.ts";
 import { useInvalidateQueue } from "./use-invalidate-queue.ts";
@@ -58,6 +60,17 @@ export function ReviewCard(props: {
             </li>
           ))}
         </ul>
+      )}
+      {item.kind === "screening" && (
+        // The stored summary's line at once; the list is read for the selected card (and
+        // its line, for a screening stored without a summary) or once opened.
+        <LinkedAccounts
+          id={item.id}
+          createdAt={item.created_at}
+          summary={item.linked}
+          load={props.selected}
+          collapsed
+        />
       )}
       <LabelRow item={item} />
       <div className="rv-actions">

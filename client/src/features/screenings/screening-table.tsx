@@ -1,6 +1,7 @@
 /**
- * The latest screenings; a row opens to show every reason with its observed value and limit.
- * On phones each row is a card (components/card-table.css), decision first (screenings.css).
+ * The latest screenings; a row opens to show every reason with its observed value and limit,
+ * and the accounts linked to it. On phones each row is a card (components/card-table.css),
+ * decision first (screenings.css).
  */
 import { Fragment, useState } from "react";
 import type { ScreeningRow } from "../../../../shared/schemas/screening.ts";
@@ -8,6 +9,7 @@ import { Breakable } from "../../components/breakable.tsx";
 import "../../components/card-table.css";
 import { ruleLabel } from "../../lib/rule-format.ts";
 import { LabelButtons } from "../review/label-buttons.tsx";
+import { LinkedAccounts } from "./linked-accounts.tsx";
 import {
   DECISION_NAMES,
   decisionTone,
@@ -65,6 +67,7 @@ export function ScreeningTable({ rows }: { rows: ScreeningRow[] }) {
                       </p>
                     )}
                     <ScreeningReasons row={row} />
+                    <LinkedAccounts id={row.id} createdAt={row.created_at} load />
                     <LabelButtons kind="screening" id={row.id} />
                   </td>
                 </tr>

@@ -53,6 +53,25 @@ describe("effectiveRules", () => {
     });
   });
 
+  it("a check one template turns on stays on when another turns it off (Refund Abuser Flag and Account Farm Shield)", () => {
+    const both = effectiveRules(
+      DEFAULT_RULES,
+      {
+        ...DEFAULT_TEMPLATES,
+        template_account_farm_shield: true,
+        template_refund_abuser_flag: true,
+      },
+      {},
+    );
+    expect(both.settings.rule_farming).toMatchObject({ accounts: true, refunds: true });
+    const own = effectiveRules(
+      DEFAULT_RULES,
+      { ...DEFAULT_TEMPLATES, template_account_farm_shield: true },
+      { rule_farming: { accounts: false } },
+    );
+    expect(own.settings.rule_farming.accounts).toBe(false);
+  });
+
   it("a rule's own flag turns it on without any template", () => {
     const result = effectiveRules({ ...DEFAULT_RULES, rule_entropy: true }, DEFAULT_TEMPLATES, {});
     expect(result.enabled.rule_entropy).toBe(true);

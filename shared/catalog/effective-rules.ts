@@ -2,7 +2,8 @@
  * How the merchant's rule flags, templates and own rule settings combine (one function, used
  * by the server's policy and by the Rules page to show where a template drives a rule):
  * a rule runs when its flag is on or a template turns it on; its settings are the defaults,
- * then each enabled template's values, then the merchant's own values, which win.
+ * then each enabled template's values (a check any of them turns on stays on), then the
+ * merchant's own values, which win.
  */
 import {
   mergeRuleSettings,
@@ -38,5 +39,25 @@ export function effectiveRules(
   const enabled = Object.fromEntries(
     RULE_KEYS.map((key) => [key, rules[key] || drivenBy[key].length > 0]),
   ) as Record<RuleKey, boolean>;
-  return { enabled, settings: mergeRuleSettings(...presets, own), drivenBy };
+  return { enabled, settings: mergeRuleSettings(...presets, partsOn(presets), own), drivenBy };
+}
+
+/**
+ * A check one enabled template turns on stays on when another turns it off: the Refund Abuser
+ * Flag turns rule_farming's account checks off to flag refunds alone, and with Account Farm
+ * Shield on too both must run. So among presets, a true flag wins over a false one; the
+ * merchant's own value still wins over both.
+ */
+function partsOn(presets: readonly RuleSettingsUpdate[]): RuleSettingsUpdate {
+  const on: Record<string, Record<string, boolean>> = {};
+  for (const preset of presets) {
+    for (const [rule, fields] of Object.entries(preset)) {
+      for (const [field, value] of Object.entries(fields ?? {})) {
+        if (value !== true) continue;
+        on[rule] ??= {};
+        (on[rule] as Record<string, boolean>)[field] = true;
+      }
+    }
+  }
+  return on as RuleSettingsUpdate;
 }

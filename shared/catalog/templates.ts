@@ -23,17 +23,27 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
     key: "template_one_human_one_trial",
     label: "One Human One Trial",
     description:
-      "One trial per device and per email (an IP alone never blocks: offices and carriers share them); a device shared by several accounts; disposable emails blocked at trial start.",
-    rules: ["rule_ip", "rule_device_fingerprint_reuse", "rule_email"],
-    settings: { rule_email: { event_types: ["trial_start"] } },
+      "One trial per email and per card; a second account's trial on a device reviewed, the third blocked (an IP alone never blocks: offices and carriers share them); accounts linked through a card, device or email in the last hour; disposable emails blocked at trial start.",
+    rules: ["rule_ip", "rule_device_fingerprint_reuse", "rule_email", "rule_farming"],
+    settings: {
+      rule_email: { event_types: ["trial_start"] },
+      rule_farming: { accounts: true, refunds: false },
+    },
   },
   {
     key: "template_fake_viral_growth_prevention",
     label: "Fake Viral Growth Prevention",
     description:
-      "Self-referrals blocked, signup bursts from one device or hosting network blocked, signups from other sites blocked.",
-    rules: ["rule_promo_abuse", "rule_signup_velocity", "rule_referrer_mismatch"],
-    settings: { rule_promo_abuse: { promo_reuse: false, self_referral: true } },
+      "Self-referrals blocked; more than 2 referrals an hour naming a referrer under 7 days old (50 for older ones) blocked; accounts linked through a device, card or referrer in the last hour blocked; signup bursts from one device or hosting network blocked; signups from other sites blocked.",
+    rules: ["rule_promo_abuse", "rule_signup_velocity", "rule_referrer_mismatch", "rule_farming"],
+    settings: {
+      rule_promo_abuse: {
+        promo_reuse: false,
+        self_referral: true,
+        referrals_per_new_referrer_per_hour: 2,
+      },
+      rule_farming: { accounts: true, refunds: false },
+    },
   },
   {
     key: "template_refund_abuser_flag",
@@ -47,16 +57,16 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
     key: "template_account_farm_shield",
     label: "Account Farm Shield",
     description:
-      "A device or card behind 3 accounts, a device shared by several users, signup bursts from one device: blocked.",
+      "A device or card behind 3 accounts, an account linked to 3 others new in the last hour (through a device, card, email, referrer or hosting IP), a device shared by several users, signup bursts from one device or hosting network: blocked.",
     rules: ["rule_farming", "rule_device_fingerprint_reuse", "rule_signup_velocity"],
-    settings: {},
+    settings: { rule_farming: { accounts: true } },
   },
   {
     key: "template_stealth_scraper_deterrent",
     label: "Stealth Scraper Deterrent",
     description:
-      "More than 60 requests a minute from one IP or device blocked; bots and hosting providers' IPs reviewed.",
-    rules: ["rule_scraping"],
+      "More than 60 requests a minute from one IP or device blocked; more than 10 a minute from one browser, bots, hosting providers' IPs and forms typed at a machine's even pace reviewed.",
+    rules: ["rule_scraping", "rule_entropy"],
     settings: {
       rule_scraping: { requests_per_minute: 60, review_bots: true, review_hosting: true },
     },

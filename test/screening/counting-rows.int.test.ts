@@ -43,8 +43,18 @@ describe.each(DB_KINDS)("counting rows stored (%s)", (kind) => {
     ],
     [
       "a signup: its subnet and its user too, not its network (a consumer address)",
-      { type: "signup", ip: "81.2.69.161", user_id: "u-2", email: "ann@example.com" },
+      { type: "signup", ip: "81.2.69.161", user_id: "u-2", email: "ann@gmail.com" },
       ["email", "ip", "subnet", "user"],
+    ],
+    [
+      "a signup with a company's own domain: the domain, and the domain on this /24 (new-domain counts)",
+      { type: "signup", ip: "81.2.69.161", user_id: "u-6", email: "ann@example.com" },
+      ["domain", "domainNet", "email", "ip", "subnet", "user"],
+    ],
+    [
+      "a login with a company's own domain: no domain rows (only signups count them)",
+      { type: "login", ip: "81.2.69.161", user_id: "u-7", email: "bob@example.com" },
+      ["email", "ip", "user"],
     ],
     [
       "a signup from a hosting network (Scaleway): its network (AS number) too",

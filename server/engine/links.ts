@@ -60,13 +60,16 @@ export const linkCounts = declare({
   offConsumerOnly: ["ip"],
 });
 
-/** The referrer's own rows (when it was first seen), asked by a referral. */
+/**
+ * The referrer's own rows (when it was first seen), asked by a referral: over the 400 days
+ * counting rows are kept, so a customer of months who logged in yesterday is not "new".
+ */
 export const referrerCounts = declare({
   group: "referrer",
   kinds: ["user"],
   asks: ["referral"],
   types: ACCOUNT_EVENTS,
-  window: fixed(LINK_WINDOW),
+  window: fixed(400 * DAY),
   measure: "subjects",
   atReferrer: true,
 });

@@ -225,27 +225,41 @@ const SCENARIOS: Scenario[] = [
     expect: { decision: "review", message: /^2nd account made on this phone in 1 h/ },
   },
   {
-    name: "rule_promo_abuse: the 3rd referral in an hour naming a referrer made the day before",
+    name: "rule_promo_abuse: the 2nd referral in an hour naming a referrer made the day before is reviewed",
     rules: ["rule_promo_abuse"],
-    settings: { rule_promo_abuse: { referrals_per_new_referrer_per_hour: 2 } },
     setup: async ({ t, backend }) => {
       expect((await backend.decide({ type: "signup", user_id: "aged_ref" })).decision).toBe(
         "allow",
       );
       t.clock.advance(24 * 60 * 60_000);
     },
-    before: [1, 2].map((n) => ({
-      type: "referral",
-      user_id: `rf${n}`,
-      referrer_user_id: "aged_ref",
-      device_id: `dev-rf${n}`,
-    })),
-    event: { type: "referral", user_id: "rf3", referrer_user_id: "aged_ref", device_id: "dev-rf3" },
+    before: [
+      { type: "referral", user_id: "rf1", referrer_user_id: "aged_ref", device_id: "dev-rf1" },
+    ],
+    event: { type: "referral", user_id: "rf2", referrer_user_id: "aged_ref", device_id: "dev-rf2" },
     expect: {
-      decision: "block",
-      message:
-        /^3rd referral naming aged_ref in 1 h \(limit 2 for a referrer first seen under 7 days ago\)$/,
+      decision: "review",
+      message: /^2nd referral in 1 h naming aged_ref, an account first seen 24 h ago/,
     },
+  },
+  {
+    name: "rule_promo_abuse: referral_friends: a customer of 60 days who logged in 3 days ago is not a new referrer",
+    rules: ["rule_promo_abuse"],
+    settings: { rule_promo_abuse: { referrals_per_new_referrer_per_hour: 2 } },
+    setup: async ({ t, backend }) => {
+      expect((await backend.decide({ type: "signup", user_id: "old_ref" })).decision).toBe("allow");
+      t.clock.advance(57 * 24 * 60 * 60_000);
+      expect((await backend.decide({ type: "login", user_id: "old_ref" })).decision).toBe("allow");
+      t.clock.advance(3 * 24 * 60 * 60_000);
+    },
+    before: ["of1", "of2"].map((user) => ({
+      type: "referral" as const,
+      user_id: user,
+      referrer_user_id: "old_ref",
+      device_id: `dev-${user}`,
+    })),
+    event: { type: "referral", user_id: "of3", referrer_user_id: "old_ref", device_id: "dev-of3" },
+    expect: { decision: "allow" },
   },
   {
     name: "rule_signup_velocity: the 6th signup in an hour from one hosting provider, each from its own /24",
@@ -280,11 +294,11 @@ const SCENARIOS: Scenario[] = [
     rules: ["rule_email"],
     before: [1, 2, 3, 4].map((n) => ({
       type: "signup",
-      user_id: `of${n}`,
+      user_id: `ofc${n}`,
       email: `p${n}@acme-widgets.com`,
       ip: "73.9.9.9",
     })),
-    event: { type: "signup", user_id: "of5", email: "p5@acme-widgets.com", ip: "73.9.9.9" },
+    event: { type: "signup", user_id: "ofc5", email: "p5@acme-widgets.com", ip: "73.9.9.9" },
     expect: { decision: "allow" },
   },
   {

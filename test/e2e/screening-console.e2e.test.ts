@@ -70,6 +70,7 @@ describe("screening console in Chromium", () => {
       mode: "monitor",
       per_ip_per_hour: 3,
       per_subnet_per_hour: 20,
+      per_network_per_hour: 5,
     });
 
     await form.getByLabel("Signups per IP per hour").fill("0");
@@ -92,6 +93,7 @@ describe("screening console in Chromium", () => {
       "One trial per device/IP/email with its default values",
       "Device fingerprint reuse with its default values",
       "Block disposable or low-reputation emails — Judge disposable emails at: trial_start",
+      "Account farming and refund flagging — Block a device or card behind too many accounts: yes; Review checkouts after refunds or disputes: no",
     ]);
     const saved = response("templates.put");
     await page.getByText("One Human One Trial", { exact: true }).click();
@@ -148,7 +150,7 @@ describe("screening console in Chromium", () => {
     const reasons = page.getByRole("list", { name: "Reasons" });
     const reason = reasons.locator('[data-rule="rule_ip"]');
     expect(await reason.innerText()).toContain(
-      "a trial was already started from this email (trial@example.com) in 365 days",
+      "a trial was already started with this email (trial@example.com) in 365 days",
     );
     expect(await reason.locator("[data-observed]").innerText()).toBe("2");
     expect(await reason.locator("[data-limit]").innerText()).toBe("1");

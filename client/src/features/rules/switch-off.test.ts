@@ -33,7 +33,7 @@ describe("turning a rule's switch off", () => {
       want: {
         through: "templates",
         templates: ["template_one_human_one_trial"],
-        alsoStops: ["rule_email", "rule_device_fingerprint_reuse"],
+        alsoStops: ["rule_email", "rule_farming", "rule_device_fingerprint_reuse"],
       },
     },
     {

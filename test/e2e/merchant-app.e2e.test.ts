@@ -53,7 +53,7 @@ describe("example merchant app in Chromium", () => {
     return { merchant, url, browser };
   }
 
-  it("lets a person-like signup and trial through, and blocks a second trial from the same browser (One Human One Trial)", async () => {
+  it("lets a person-like signup and trial through, reviews a second account's trial from the same browser and blocks a third (One Human One Trial)", async () => {
     const { url, browser } = await shop("trials", (merchant) =>
       templatesOn(merchant, "template_one_human_one_trial"),
     );
@@ -66,14 +66,23 @@ describe("example merchant app in Chromium", () => {
     await waitForStep(page, "Start trial");
     expect(await result(page)).toEqual({ step: "Start trial", decision: "allow", rules: [] });
 
-    // Same browser, another account: the device and IP already had a trial.
+    // Same browser, another account: a family shares a laptop, so its trial is reviewed.
     const again = await openShop(browser, url);
     await signUpLikeAPerson(again, "maria.lopez.2@example.com");
     expect((await result(again)).decision).toBe("allow");
     await clickLikeAPerson(again, "#trial-button");
     await waitForStep(again, "Start trial");
-    const blocked = await result(again);
-    await screenshot(again, "merchant-app-second-trial");
+    const reviewed = await result(again);
+    expect(reviewed.decision).toBe("review");
+    expect(reviewed.rules).toContain("rule_ip");
+
+    // A third account's trial on the same browser: blocked.
+    const third = await openShop(browser, url);
+    await signUpLikeAPerson(third, "maria.lopez.3@example.com");
+    await clickLikeAPerson(third, "#trial-button");
+    await waitForStep(third, "Start trial");
+    const blocked = await result(third);
+    await screenshot(third, "merchant-app-second-trial");
     expect(blocked.decision).toBe("block");
     expect(blocked.rules).toContain("rule_ip");
   });

@@ -47,7 +47,10 @@ export type EventSubject = {
   browser?: BrowserSignals | null;
 };
 
-/** From the browser collector: automation, and how the watched form was filled (if one was). */
+/**
+ * From the browser collector: automation, how the watched form was filled (if one was), and
+ * what the collect request's own headers said (request-consistency.ts).
+ */
 export type BrowserSignals = {
   webdriver: boolean;
   behavior: {
@@ -57,6 +60,23 @@ export type BrowserSignals = {
     keyIntervalSdMs: number | null;
     pasteCount: number;
   } | null;
+  /** Absent or null for tokens collected before the headers were kept. */
+  request?: RequestHeaders | null;
+};
+
+/** A collect request's own headers; null: not sent (or unreadable). */
+export type RequestHeaders = {
+  /** Over https from an https page, where Chromium always sends its client hints. */
+  secure: boolean;
+  userAgent: string | null;
+  acceptLanguage: boolean;
+  language: string | null;
+  /** sec-ch-ua's brand names. */
+  brands: string[] | null;
+  /** sec-ch-ua-mobile. */
+  mobile: boolean | null;
+  /** sec-ch-ua-platform, unquoted. */
+  platform: string | null;
 };
 
 /** Every kind of thing Warden judges. */

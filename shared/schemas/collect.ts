@@ -64,6 +64,55 @@ export const ZCollectInput = z.strictObject({
 });
 export type CollectInput = z.infer<typeof ZCollectInput>;
 
+/** The caps on what is kept of a collect request's own headers. */
+export const REQUEST_SIGNAL_LIMITS = {
+  userAgent: 512,
+  brands: 10,
+  brand: 64,
+  version: 32,
+} as const;
+const printable = (max: number) =>
+  z
+    .string({ message: "must be a string" })
+    .max(max, `must be at most ${max} characters`)
+    .regex(/^[\x20-\x7e]*$/, "must be printable ASCII");
+
+/**
+ * What the collect request itself carried, read by Warden from its headers (never from the
+ * body: the page cannot set it). Null fields: the header was not sent, or was not readable.
+ */
+export const ZRequestSignals = z.strictObject({
+  /** Sent over https from an https page: only then must a Chromium browser send client hints. */
+  secure: z.boolean({ message: "must be true or false" }),
+  /** The request's own User-Agent, cut to 512 characters. */
+  user_agent: printable(REQUEST_SIGNAL_LIMITS.userAgent).nullable(),
+  /** Whether an Accept-Language header was sent at all. */
+  accept_language: z.boolean({ message: "must be true or false" }),
+  /** Its first language tag ("de-DE"); null without one ("*", or no header). */
+  language: z
+    .string({ message: "must be a string" })
+    .regex(/^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8}){0,4}$/, "must be a language tag")
+    .nullable(),
+  /** sec-ch-ua's brands and their versions. */
+  ch_ua: z
+    .array(
+      z.strictObject({
+        brand: printable(REQUEST_SIGNAL_LIMITS.brand),
+        version: printable(REQUEST_SIGNAL_LIMITS.version),
+      }),
+    )
+    .max(REQUEST_SIGNAL_LIMITS.brands, `must have at most ${REQUEST_SIGNAL_LIMITS.brands} brands`)
+    .nullable(),
+  /** sec-ch-ua-mobile: ?1 true, ?0 false. */
+  ch_ua_mobile: z.boolean({ message: "must be true or false" }).nullable(),
+  /** sec-ch-ua-platform, unquoted ("Windows", "macOS", "Linux", "Android", "Chrome OS"). */
+  ch_ua_platform: printable(32).nullable(),
+});
+export type RequestSignals = z.infer<typeof ZRequestSignals>;
+
+/** What a token keeps: the body as sent, and what Warden read from the request's headers. */
+export const ZStoredSignals = ZCollectInput.extend({ request: ZRequestSignals.optional() });
+
 export const ZCollectResult = z.object({
   /** Pass it as `signals` to POST /api/v1/screen within 10 minutes; it works once. */
   token: z.string(),
@@ -83,6 +132,8 @@ export type SignalsStatus = (typeof SIGNALS_STATUSES)[number];
 
 /** What a consumed token carries into a screening. */
 export type CollectedSignals = CollectInput & {
+  /** The collect request's own headers (absent from tokens collected before they were kept). */
+  request?: RequestSignals;
   /** The Origin header the collect request came with (checked against allowed origins). */
   origin: string;
   /** The address Warden saw the browser at. */

@@ -1,5 +1,6 @@
 /** The browser collector's side for tests: a publishable key, allowed origins, collect calls. */
 import { expect } from "vitest";
+import { postExact } from "../../scripts/lib/exact-post.ts";
 import type { Merchant } from "./merchants.ts";
 import type { TestApp } from "./test-app.ts";
 
@@ -67,6 +68,25 @@ export async function collect(
       error?: { message: string; issues?: { path: string; message: string }[] };
     },
   };
+}
+
+/**
+ * POST /api/v1/collect with exactly a browser's own headers (User-Agent, Accept-Language,
+ * client hints; X-Forwarded-Proto from a proxy) and nothing fetch would add; expects a token.
+ */
+export async function tokenWithHeaders(
+  t: TestApp,
+  key: string,
+  headers: Record<string, string>,
+  body: unknown = humanSignals(),
+) {
+  const response = await postExact(
+    `${t.baseUrl}/api/v1/collect?key=${encodeURIComponent(key)}`,
+    { "content-type": "text/plain;charset=UTF-8", origin: SHOP, ...headers },
+    JSON.stringify(body),
+  );
+  expect(response.status, response.text).toBe(200);
+  return (JSON.parse(response.text) as { token: string }).token;
 }
 
 /** Collects and expects a token. */

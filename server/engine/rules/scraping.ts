@@ -1,11 +1,13 @@
 /**
  * rule_scraping: more than N `request` events a minute from one IP or device → block; a
- * user agent that isbot recognises, or none at all → review; and (when asked) an IP of a
+ * user agent that isbot recognises, or none at all, or a collector request whose headers
+ * contradict its user agent (request-consistency.ts) → review; and (when asked) an IP of a
  * hosting provider → review, if nothing shows a browser (no device id, no collector signals)
  * or its requests come at a machine's pace (over N/6 a minute). A person on a commercial VPN
  * browses from a hosting network too (npm run simulate: every VPN user was reviewed).
  */
 import { declare, fixed, MINUTE } from "../counting.ts";
+import { requestInconsistency } from "../request-consistency.ts";
 import type { Rule } from "../types.ts";
 import { ordinal } from "../words.ts";
 
@@ -55,6 +57,10 @@ export const scraping: Rule = {
         review: true,
       };
     }
+    // The collector's own request contradicting itself is a bot's too (a stealth browser's).
+    const request = subject.browser?.request;
+    const inconsistent = settings.review_bots && request ? requestInconsistency(request) : null;
+    if (inconsistent) return inconsistent;
     if (settings.review_hosting && features.geo?.hosting) {
       const hosting = `IP ${subject.ip} belongs to a hosting provider (AS${features.geo.asn}) on Warden's list of hosting networks`;
       // People use VPNs on hosting networks too: what gives a machine away is no browser

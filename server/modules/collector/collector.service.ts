@@ -1,8 +1,8 @@
 /**
  * The browser collector's server side. Collect: a publishable key and an Origin among the
- * merchant's allowed origins (Settings → API keys) turn what warden.js sent into a
- * single-use token, valid 10 minutes; the signals stay here, only the token's SHA-256 is
- * stored. Consume: a screening of the same account takes the token's signals once.
+ * merchant's allowed origins (Settings → API keys) turn what warden.js sent, and what its
+ * request's own headers said (request-signals.ts, decision 024), into a single-use token,
+ * valid 10 minutes; the signals stay here, only the token's SHA-256 is stored. Consume: a screening of the same account takes the token's signals once.
  *
  * A collect from an origin not allowed is refused with a 403 the page can read (its route
  * answers CORS for any origin), and the refusal is recorded (origins.service.ts): warden.js
@@ -22,10 +22,11 @@ import {
   type CollectedSignals,
   type CollectInput,
   type CollectResult,
+  type RequestSignals,
   SIGNALS_TOKEN_PREFIX,
   SIGNALS_TOKEN_TTL_MS,
   type SignalsStatus,
-  ZCollectInput,
+  ZStoredSignals,
 } from "../../../shared/schemas/collect.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { Caller } from "../../lib/caller.ts";
@@ -35,6 +36,7 @@ import type { PolicyService } from "../policy/policy.service.ts";
 import { ipKeys } from "../screening/features/identity.ts";
 import { createBrowserWindows } from "./browser-windows.ts";
 import { type OriginsService, refusalMessage } from "./origins.service.ts";
+import { type Headers, requestSignalsOf } from "./request-signals.ts";
 import type { SignalTokensRepository } from "./signal-tokens.repository.ts";
 
 const TOKEN_SHAPE = /^wdn_sig_[A-Za-z0-9_-]{16,64}$/;
@@ -59,8 +61,19 @@ const IP_WINDOWS_MAX = 50_000;
 /** A collect's caller and the allowed Origin it came from (null: not allowed). */
 export type Access = { caller: Caller; origin: string | null; sentOrigin: string | null };
 
-/** A collect let in by admit: from an allowed Origin, within its budgets, at this time. */
-export type Admitted = { access: Access & { origin: string }; ip: string; at: Date };
+/** The collect request as the transport saw it: its headers, and http or https. */
+export type Sent = { headers: Headers; protocol: string };
+
+/**
+ * A collect let in by admit: from an allowed Origin, within its budgets, at this time, and
+ * what its own headers said (request-signals.ts).
+ */
+export type Admitted = {
+  access: Access & { origin: string };
+  ip: string;
+  at: Date;
+  request: RequestSignals;
+};
 
 /** What became of a screening's token; `reason` says why a collect was refused. */
 export type Consumed = {
@@ -143,7 +156,7 @@ export function createCollectorService({
      * 429 past the browser's budget or the key's (spent in that order). Its body is read only
      * after this.
      */
-    async admit(access: Access, ip: string): Promise<Admitted> {
+    async admit(access: Access, ip: string, sent: Sent): Promise<Admitted> {
       const { origin } = access;
       const at = now();
       if (!origin) {
@@ -155,11 +168,21 @@ export function createCollectorService({
       const keyId = access.caller.key?.id ?? "";
       spend(`${keyId}:${browserOf(ip)}`, at.getTime());
       apiKeys.spend(keyId);
-      return { access: { ...access, origin }, ip, at };
+      // Chromium sends its client hints only over https, and (for a fetch) from an https page.
+      const secure = sent.protocol === "https" && origin.startsWith("https:");
+      return {
+        access: { ...access, origin },
+        ip,
+        at,
+        request: requestSignalsOf(sent.headers, secure),
+      };
     },
 
     /** Stores what an admitted collect sent under a new single-use token. */
-    async collect({ access, ip, at }: Admitted, input: CollectInput): Promise<CollectResult> {
+    async collect(
+      { access, ip, at, request }: Admitted,
+      input: CollectInput,
+    ): Promise<CollectResult> {
       const token = `${SIGNALS_TOKEN_PREFIX}${randomToken(24)}`;
       const expiresAt = new Date(at.getTime() + SIGNALS_TOKEN_TTL_MS);
       await repo.create({
@@ -170,7 +193,7 @@ export function createCollectorService({
         expiresAt,
         origin: access.origin,
         collectIp: canonicalIp(ip), // one form per address (::ffff:a.b.c.d is a.b.c.d)
-        signals: input,
+        signals: { ...input, request },
         keep: tokensPerKey,
       });
       return { token, expires_at: expiresAt.toISOString() };
@@ -191,7 +214,7 @@ export function createCollectorService({
       const hash = sha256Hex(token);
       const row = await repo.consume(accountId, hash, at);
       if (row) {
-        const signals = ZCollectInput.safeParse(row.signals);
+        const signals = ZStoredSignals.safeParse(row.signals);
         if (!signals.success) return { status: "invalid", signals: null };
         return {
           status: "accepted",

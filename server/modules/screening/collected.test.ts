@@ -76,11 +76,43 @@ describe("withCollected", () => {
         keyIntervalSdMs: 40,
         pasteCount: 1,
       },
+      request: null,
     });
     const { behavior: _b, ...noForm } = collected;
     expect(withCollected(empty, { ...noForm, webdriver: true }).browser).toEqual({
       webdriver: true,
       behavior: null,
+      request: null,
+    });
+  });
+
+  it("carries what the collect request's own headers said, brand names only", () => {
+    const request = {
+      secure: true,
+      user_agent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0.0.0",
+      accept_language: true,
+      language: "fr-FR",
+      ch_ua: [
+        { brand: "Google Chrome", version: "131" },
+        { brand: "Chromium", version: "131" },
+      ],
+      ch_ua_mobile: false,
+      ch_ua_platform: "Linux",
+    };
+    expect(withCollected(empty, { ...collected, request }).browser?.request).toEqual({
+      secure: true,
+      userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0.0.0",
+      acceptLanguage: true,
+      language: "fr-FR",
+      brands: ["Google Chrome", "Chromium"],
+      mobile: false,
+      platform: "Linux",
+    });
+    const none = { ...request, ch_ua: null, ch_ua_mobile: null, ch_ua_platform: null };
+    expect(withCollected(empty, { ...collected, request: none }).browser?.request).toMatchObject({
+      brands: null,
+      mobile: null,
+      platform: null,
     });
   });
 });

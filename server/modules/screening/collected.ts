@@ -1,19 +1,33 @@
 /**
  * What the browser collector's signals add to a screened event: the device id, timezone,
  * origin, referrer, page and IP the browser showed, wherever the merchant's backend did not
- * send its own, and the browser's automation flag and form behaviour. A device id taken from
- * the browser is marked so (`deviceFromBrowser`): the end user chose it, so the allow list
- * never trusts it (decision 019); the rules still count it. Pure.
+ * send its own, and the browser's automation flag, form behaviour and the collect request's
+ * own headers. A device id taken from the browser is marked so (`deviceFromBrowser`): the end
+ * user chose it, so the allow list never trusts it (decision 019); the rules still count it.
+ * Pure.
  */
-import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
-import type { EventSubject } from "../../engine/types.ts";
+import type { CollectedSignals, RequestSignals } from "../../../shared/schemas/collect.ts";
+import type { EventSubject, RequestHeaders } from "../../engine/types.ts";
+
+/** The collect request's headers in the engine's words (brand names, versions dropped). */
+export function requestHeadersOf(request: RequestSignals): RequestHeaders {
+  return {
+    secure: request.secure,
+    userAgent: request.user_agent,
+    acceptLanguage: request.accept_language,
+    language: request.language,
+    brands: request.ch_ua?.map(({ brand }) => brand) ?? null,
+    mobile: request.ch_ua_mobile,
+    platform: request.ch_ua_platform,
+  };
+}
 
 export function withCollected(
   subject: EventSubject,
   signals: CollectedSignals | null,
 ): EventSubject {
   if (!signals) return subject;
-  const behavior = signals.behavior;
+  const { behavior, request } = signals;
   return {
     ...subject,
     ip: subject.ip ?? signals.collect_ip,
@@ -34,6 +48,7 @@ export function withCollected(
             pasteCount: behavior.paste_count,
           }
         : null,
+      request: request ? requestHeadersOf(request) : null,
     },
   };
 }

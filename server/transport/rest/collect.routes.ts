@@ -88,7 +88,10 @@ export function collectRouteTable(services: Services): Route[] {
       admit: async ({ query }, request, reply) => {
         allowCors(request, reply);
         const access = await collector.authorize(query.key, request.headers.origin);
-        return collector.admit(access, request.ip);
+        return collector.admit(access, request.ip, {
+          headers: request.headers,
+          protocol: request.protocol,
+        });
       },
       body: ZCollectBody,
       bodyLimit: COLLECT_BODY_LIMIT,

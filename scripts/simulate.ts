@@ -8,20 +8,33 @@
  * blocked at least once, per population and per rule; and writes the same as JSON.
  *
  *   --seed 22 --events 2500 --hours 1
+ *   --world default | second | classic   (scripts/lib/sim/worlds.ts: the same populations in
+ *                   other proportions. default: each population's own share, the mix the rules
+ *                   were tuned on. second: more households, travellers, offices, phones on CGNAT
+ *                   and campuses; more careful farms and rings, fewer headless bots; with
+ *                   another --seed it is traffic the rules were not tuned on. classic: default
+ *                   without card_farm, aged_referral_ring, hosting_burst, referral_friends and
+ *                   influencer_referrals: the mix before them.)
  *   --template each | all | rules | <template key>   (each: every template alone, then every rule;
  *                   several separated by commas)
  *   --db embedded | postgres    (postgres: a throwaway database on DATABASE_URL / TEST_DATABASE_URL)
  *   --url http://127.0.0.1:3000 --data-dir <its DATA_DIR>   (a running Warden; wall clock: compressed time)
  *   --attack-share 0.25   --share name=weight,name=weight   --only name,name (those populations alone)
- *   --out bench/results/simulate-<seed>.json (default)
+ *   --settings <file.json | JSON>   rule settings put over every configuration's (the body of
+ *                   PUT /api/rule-settings), e.g. '{"rule_ip":{"window_days":30}}'
+ *   --out bench/results/simulate-<seed>.json (default; simulate-<world>-<seed>.json off the default world)
  *   --ci-baseline   run CI's small mixes (docs/detection-baseline.json's `ci` and `ci_refunds`:
- *                   seed, events, hours, populations, configurations) and record their figures
- *                   there for the int test
+ *                   world, seed, events, hours, populations, configurations) and record their
+ *                   figures there for the int test. A run with no world is played on `classic`
+ *                   (the mix before the careful attacks and honest referrals); with --world,
+ *                   every run is played and recorded on that world instead
  *
  * Warden started here gets a simulated clock (buildApp's `now`, as tests use): the 1-minute to
- * 30-day windows see simulated time. Only 127.0.0.1 is contacted.
+ * 30-day windows see simulated time. Only 127.0.0.1 is contacted. Leave-one-attack-out tuning
+ * over a grid of settings: npm run loao (scripts/loao.ts).
  */
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { cleanup, ROOT } from "./lib/bench-process.ts";
@@ -36,6 +49,7 @@ import {
 } from "./lib/sim/report.ts";
 import { configurationsOf, simulate } from "./lib/sim/run.ts";
 import { type Configuration, remoteWarden, startWarden, type Warden } from "./lib/sim/warden.ts";
+import { worldOf } from "./lib/sim/worlds.ts";
 
 const argv = process.argv.slice(2);
 // A switch without a value: taken out before the --name value pairs are read.
@@ -52,6 +66,7 @@ const shares = Object.fromEntries(
 );
 /** The mix the flags ask for. */
 const flagged: MixOptions = {
+  world: args.world ?? "default",
   seed: Number(args.seed ?? 22),
   events: Number(args.events ?? 2500),
   hours: Number(args.hours ?? 1),
@@ -62,6 +77,7 @@ const flagged: MixOptions = {
 
 /** Plays one mix in each configuration with a progress bar per configuration; prints the tables. */
 async function play(warden: Warden, mix: MixOptions, configs: Configuration[], header: string) {
+  const which = `world ${mix.world ?? "default"}, seed ${mix.seed}`;
   let bar = progressBar("");
   let current = "";
   const figures = await simulate(warden, mix, configs, (config, done, total) => {
@@ -75,24 +91,26 @@ async function play(warden: Warden, mix: MixOptions, configs: Configuration[], h
   bar.done(`${current}: done`);
   console.log(`\n${header}\n\n${summaryTable(figures)}`);
   for (const f of figures) {
-    console.log(`\n### ${f.name}\n\n${ruleTable(f)}\n\n${populationTable(f)}`);
+    console.log(`\n### ${f.name} (${which})\n\n${ruleTable(f)}\n\n${populationTable(f)}`);
   }
   return figures;
 }
 
 const describeMix = (mix: MixOptions, where: string, commit: string) =>
-  `seed ${mix.seed}, ${mix.events} events over ${mix.hours} h${mix.only ? ` (only ${mix.only.join(", ")})` : ""}, ${where}, commit ${commit}`;
+  `world ${mix.world ?? "default"}, seed ${mix.seed}, ${mix.events} events over ${mix.hours} h${mix.only ? ` (only ${mix.only.join(", ")})` : ""}, ${where}, commit ${commit}`;
 
 /** CI's runs, each played and its figures recorded in docs/detection-baseline.json. */
 async function recordCiRuns(warden: Warden, where: string, commit: string) {
   const recorded = JSON.parse(await readFile(BASELINE, "utf8")) as Baseline;
   const runs: Record<string, ConfigurationFigures[]> = {};
   for (const name of CI_RUNS) {
-    const { mix, configs } = ciRunOf(recorded[name]);
+    const run = { ...recorded[name], ...(args.world ? { world: args.world } : {}) };
+    const { mix, configs } = ciRunOf(run);
     const figures = await play(warden, mix, configs, `${name}: ${describeMix(mix, where, commit)}`);
     runs[name] = figures;
     recorded[name] = {
-      ...recorded[name],
+      ...run,
+      world: mix.world,
       commit,
       figures: Object.fromEntries(figures.map((f) => [f.name, recordedOf(f)])),
     };
@@ -100,6 +118,16 @@ async function recordCiRuns(warden: Warden, where: string, commit: string) {
   await writeFile(BASELINE, `${JSON.stringify(recorded, null, 2)}\n`);
   console.error(`recorded in ${BASELINE}`);
   return runs;
+}
+
+/** --settings: a JSON file's path, or the JSON itself. */
+async function settingsOf(value: string): Promise<Record<string, unknown>> {
+  const text = existsSync(value) ? await readFile(value, "utf8") : value;
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new Error(`--settings: neither a file nor JSON: ${value}`);
+  }
 }
 
 async function main() {
@@ -112,7 +140,11 @@ async function main() {
   const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT })
     .toString()
     .trim();
-  const configs = configurationsOf(args.template ?? "each");
+  worldOf(flagged.world ?? "default");
+  const settings = args.settings ? await settingsOf(args.settings) : undefined;
+  const configs = configurationsOf(args.template ?? "each").map((config) =>
+    settings ? { ...config, settings } : config,
+  );
   const warden = args.url
     ? remoteWarden(args.url, args["data-dir"] as string)
     : await startWarden(db);
@@ -126,12 +158,20 @@ async function main() {
     ? { command, commit, runs: await recordCiRuns(warden, where, commit) }
     : {
         ...flagged,
+        ...(settings ? { settings } : {}),
         db: args.url ? "url" : db,
         commit,
         command,
-        figures: await play(warden, flagged, configs, describeMix(flagged, where, commit)),
+        figures: await play(
+          warden,
+          flagged,
+          configs,
+          `${describeMix(flagged, where, commit)}${settings ? `, rule settings ${JSON.stringify(settings)}` : ""}`,
+        ),
       };
-  const out = args.out ?? `bench/results/simulate-${ciBaseline ? "ci" : flagged.seed}.json`;
+  const world = flagged.world === "default" ? "" : `${flagged.world}-`;
+  const out =
+    args.out ?? `bench/results/simulate-${ciBaseline ? "ci" : `${world}${flagged.seed}`}.json`;
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
   console.error(`\nreport: ${out}`);

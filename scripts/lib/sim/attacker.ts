@@ -4,6 +4,7 @@
  * accounts out in time. The attacks are in account-attacks.ts and bot-attacks.ts.
  */
 import { BROWSERS } from "../end-users.ts";
+import { acceptLanguageOf, clientHints } from "./browser-headers.ts";
 import type { Actor, SimEvent } from "./journey.ts";
 import { HOME_WEIGHTS } from "./networks.ts";
 import { actorOf, type Population } from "./population.ts";
@@ -22,6 +23,27 @@ export const LISTED_DISPOSABLE = [
 ];
 export const HEADLESS =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36";
+/** What a stealth tool's User-Agent claims: Chrome on Windows or on a Mac. */
+export const STEALTH_BROWSERS: readonly string[] = [
+  BROWSERS[0] as string,
+  "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+];
+/** The share of stealth sessions whose client hints are spoofed to match the User-Agent too. */
+export const SPOOFED_HINTS = 0.3;
+
+/**
+ * The collect headers of a headless Chromium on a Linux server whose User-Agent claims `ua`:
+ * a language set for `zone`, and the client hints of the machine it runs on (Linux: Chromium
+ * started with --user-agent), or, in SPOOFED_HINTS of sessions, hints made to match (a
+ * user-agent override with its metadata).
+ */
+export function stealthHeaders(r: Rng, ua: string, zone: string): Record<string, string> {
+  return {
+    "user-agent": ua,
+    "accept-language": acceptLanguageOf(zone),
+    ...(r.chance(SPOOFED_HINTS) ? clientHints(ua) : clientHints(ua, "Linux", false)),
+  };
+}
 /** Where farm operators sit, whatever the proxy's country. */
 const OPERATOR_ZONES = [
   "Asia/Manila",

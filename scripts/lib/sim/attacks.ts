@@ -2,7 +2,8 @@
  * Attacks, each with the evasions real ones use (rotated and fresh email domains, device
  * resets, residential proxies, stealth browsers, sleep jitter). Every event here is labelled
  * an attack; one let through is a miss. Account attacks: account-attacks.ts; scripted ones:
- * bot-attacks.ts; what both are made of: attacker.ts.
+ * bot-attacks.ts; those that stay under what the rules count: careful-attacks.ts; what they
+ * are made of: attacker.ts.
  */
 import {
   accountFarm,
@@ -12,6 +13,7 @@ import {
   trialFarm,
 } from "./account-attacks.ts";
 import { cardTesting, credentialStuffing, headless } from "./bot-attacks.ts";
+import { agedReferralRing, cardFarm, hostingBurst } from "./careful-attacks.ts";
 import type { Population } from "./population.ts";
 import { refundAbuser } from "./refunds.ts";
 
@@ -26,4 +28,7 @@ export const ATTACKS: readonly Population[] = [
   referralRing,
   credentialStuffing,
   refundAbuser,
+  cardFarm,
+  agedReferralRing,
+  hostingBurst,
 ];

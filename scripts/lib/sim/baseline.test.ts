@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CiBaseline, compareWithBaseline } from "./baseline.ts";
+import { type CiBaseline, ciRunOf, compareWithBaseline } from "./baseline.ts";
 import type { Outcome } from "./driver.ts";
 import { figuresOf } from "./report.ts";
 
@@ -66,5 +66,19 @@ describe("compareWithBaseline", () => {
     expect(compareWithBaseline([{ ...now, name: "new" }], ci({}))).toEqual([
       "new: no recorded figures",
     ]);
+  });
+});
+
+describe("ciRunOf", () => {
+  it.each([
+    [
+      "a run recorded before worlds: the classic mix, without the careful attacks",
+      undefined,
+      "classic",
+    ],
+    ["a run that names its world", "default", "default"],
+  ])("%s", (_name, world, played) => {
+    const run = ciRunOf({ ...ci({}), ...(world ? { world } : {}) });
+    expect(run.mix.world).toBe(played);
   });
 });

@@ -16,6 +16,11 @@ export type Recorded = {
 
 /** One run CI simulates: a seeded mix, the configurations it is judged in, its figures. */
 export type CiBaseline = {
+  /**
+   * The world its mix is drawn from (worlds.ts). Absent: `classic`, the default mix before the
+   * careful attacks, on which the runs without one were recorded.
+   */
+  world?: string;
   seed: number;
   events: number;
   hours: number;
@@ -34,6 +39,9 @@ export type CiBaseline = {
  */
 export const CI_RUNS = ["ci", "ci_refunds"] as const;
 
+/** The world of a recorded run that names none. */
+export const CI_WORLD = "classic";
+
 export type Baseline = Record<(typeof CI_RUNS)[number], CiBaseline> & Record<string, unknown>;
 
 /** What a CI run simulates: its mix and its configurations. */
@@ -41,7 +49,7 @@ export function ciRunOf(ci: CiBaseline): { mix: MixOptions; configs: Configurati
   const { seed, events, hours } = ci;
   const only = ci.only?.split(",");
   return {
-    mix: { seed, events, hours, ...(only ? { only } : {}) },
+    mix: { world: ci.world ?? CI_WORLD, seed, events, hours, ...(only ? { only } : {}) },
     configs: configurationsOf(ci.template ?? "each"),
   };
 }

@@ -3,7 +3,7 @@
  * crawling and signing up, and leaked addresses signed up from servers without a browser.
  */
 import { BROWSERS } from "../end-users.ts";
-import { fakeActor, HEADLESS, run } from "./attacker.ts";
+import { fakeActor, HEADLESS, run, STEALTH_BROWSERS, stealthHeaders } from "./attacker.ts";
 import { eventOf, MINUTE } from "./journey.ts";
 import { DATACENTER } from "./networks.ts";
 import type { Population } from "./population.ts";
@@ -37,16 +37,18 @@ export const headless = (stealth: boolean): Population => ({
   attack: true,
   share: stealth ? 10 : 8,
   about: stealth
-    ? "automation with stealth plugins: normal user agent, no webdriver flag, even typing, residential proxies or cloud servers, 20-40 pages a minute"
+    ? "automation with stealth plugins: a Windows or Mac Chrome's user agent (client hints still saying Linux in 70% of sessions), no webdriver flag, even typing, residential proxies or cloud servers, 20-40 pages a minute"
     : "headless Chrome and scripts: HeadlessChrome or python-requests, webdriver on, datacenter IPs, 90 pages a minute",
   targetedBy: ["template_stealth_scraper_deterrent"],
   group(r, n, start) {
+    // The stealth browser's face is drawn apart, so the crawl's other draws stay as they were.
+    const face = r.fork(`face:${n}`);
     const actor = fakeActor(
       this,
       r,
       `${n}`,
       stealth
-        ? { ...(r.chance(0.5) ? { ip: DATACENTER(r) } : {}) }
+        ? { ...(r.chance(0.5) ? { ip: DATACENTER(r) } : {}), ua: face.pick(STEALTH_BROWSERS) }
         : {
             ip: DATACENTER(r),
             ua: r.chance(0.6) ? HEADLESS : "python-requests/2.32.3",
@@ -60,6 +62,8 @@ export const headless = (stealth: boolean): Population => ({
       eventOf(r, actor, "request", start + (i * MINUTE) / perMinute, { device_id: actor.device }),
     );
     const signup = eventOf(r, actor, "signup", start + r.int(10, 60) * 1000);
+    // A headless Chromium on a server: its client hints say Linux unless the tool spoofs them.
+    if (stealth) signup.collectHeaders = stealthHeaders(face, actor.ua, actor.zone);
     if (signup.collect?.behavior) {
       // A script types: fields filled at a fixed rate (even intervals), no pointer, quick submit.
       signup.collect.behavior = {

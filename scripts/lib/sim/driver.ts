@@ -2,12 +2,15 @@
  * Plays the traffic against Warden in simulated time order, one event at a time (each
  * screening's counts include every earlier one, as in production): the actor's Stripe history
  * first when the event carries it (signed webhooks to the merchant's endpoint), then the
- * collector when the page ran warden.js (from the browser's address, through X-Forwarded-For),
- * then the screening with its token, as the merchant's backend would. Records each answer with
+ * collector when the page ran warden.js (from the browser's address, through X-Forwarded-For,
+ * with the browser's own headers), then the screening with its token, as the merchant's
+ * backend would. Records each answer with
  * its label.
  */
 import type { ScreenReason, ScreenResult } from "../../../shared/schemas/screening.ts";
 import { SHOP } from "../end-users.ts";
+import { postExact } from "../exact-post.ts";
+import { browserHeaders } from "./browser-headers.ts";
 import type { SimEvent } from "./journey.ts";
 import { deliverHistory } from "./stripe-history.ts";
 import type { Merchant, Warden } from "./warden.ts";
@@ -23,23 +26,26 @@ export type Outcome = {
   reasons: Pick<ScreenReason, "rule" | "action" | "message">[];
 };
 
-/** What warden.js posts to the collector from the browser's address: its token. */
+/**
+ * What warden.js posts to the collector: its token. The request carries the browser's own
+ * headers (browser-headers.ts; exactly those: fetch would add an Accept-Language) and comes
+ * through the proxy in front of Warden, which names the browser's address and https (the
+ * Warden started here trusts one proxy, TRUST_PROXY=1; so must one given with --url).
+ */
 async function collected(warden: Warden, merchant: Merchant, event: SimEvent): Promise<string> {
-  const response = await fetch(
+  const response = await postExact(
     `${warden.base}/api/v1/collect?key=${encodeURIComponent(merchant.publishableKey)}`,
     {
-      method: "POST",
-      headers: {
-        "content-type": "text/plain;charset=UTF-8",
-        origin: SHOP,
-        "x-forwarded-for": event.screen.ip ?? "",
-      },
-      body: JSON.stringify(event.collect),
+      "content-type": "text/plain;charset=UTF-8",
+      origin: SHOP,
+      "x-forwarded-for": event.screen.ip ?? "",
+      "x-forwarded-proto": "https",
+      ...(event.collectHeaders ?? browserHeaders(event.screen.user_agent, event.collect?.timezone)),
     },
+    JSON.stringify(event.collect),
   );
-  const text = await response.text();
-  if (!response.ok) throw new Error(`collect: HTTP ${response.status} ${text}`);
-  return (JSON.parse(text) as { token: string }).token;
+  if (response.status !== 200) throw new Error(`collect: HTTP ${response.status} ${response.text}`);
+  return (JSON.parse(response.text) as { token: string }).token;
 }
 
 /** The merchant's backend screening the event (with the collector's token, if any). */

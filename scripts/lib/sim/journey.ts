@@ -11,8 +11,16 @@ import { collectOf, type Typing } from "./world.ts";
 
 /** One labelled screening at a simulated time. */
 export type SimEvent = {
-  /** Milliseconds after the simulation starts. */
+  /**
+   * Milliseconds after the simulation starts. Negative only for an `early` event; any other
+   * event before 0 (a newcomer's first page a few minutes before the hour) is played at 0.
+   */
   at: number;
+  /**
+   * Played before the hour at its own time (e.g. accounts made the day before, which the
+   * hour's events then name): the run starts its clock early enough for it.
+   */
+  early?: boolean;
   population: string;
   attack: boolean;
   /** The person (ordinary) or the fake identity (attack) the event is about. */
@@ -22,6 +30,8 @@ export type SimEvent = {
   screen: ScreenInput;
   /** What warden.js collected before the screening (then sent as `signals`), if anything. */
   collect: CollectInput | null;
+  /** The collect request's own headers, if not its user agent's (browser-headers.ts). */
+  collectHeaders?: Record<string, string>;
   /** The actor's past Stripe charges, delivered as signed webhooks before this screening. */
   history?: PastCharge[];
 };

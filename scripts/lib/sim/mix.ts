@@ -1,20 +1,24 @@
 /**
- * The default mix and how it is built: ordinary and attack populations with their shares, each
- * given its share of `events`, all merged in simulated time order. Same seed, same traffic.
+ * The mix and how it is built: ordinary and attack populations with their shares (their own, a
+ * world's: worlds.ts, or the caller's), each given its share of `events`, all merged in
+ * simulated time order. Same seed and world, same traffic.
  */
 import { ATTACKS } from "./attacks.ts";
 import { HOUR, type SimEvent } from "./journey.ts";
 import { generate, type Population } from "./population.ts";
 import { ORDINARY } from "./populations.ts";
 import { rng } from "./rng.ts";
+import { worldOf } from "./worlds.ts";
 
 export type MixOptions = {
   seed: number;
+  /** The world's shares (worlds.ts; default: each population's own share). */
+  world?: string;
   events: number;
   hours: number;
   /** Fraction of events that are attacks (default 0.25). */
   attackShare?: number;
-  /** Population name → weight, over the defaults (0 leaves a population out). */
+  /** Population name → weight, over the world's (0 leaves a population out). */
   shares?: Record<string, number>;
   /** Only these populations (the others' weight 0), e.g. the refund traffic alone. */
   only?: readonly string[];
@@ -25,13 +29,16 @@ export const POPULATIONS: readonly Population[] = [...ORDINARY, ...ATTACKS];
 export function buildTraffic(options: MixOptions): SimEvent[] {
   const span = options.hours * HOUR;
   const attackShare = options.attackShare ?? 0.25;
+  const world = worldOf(options.world ?? "default").shares as Record<string, number>;
   const weight = (pop: Population) =>
     options.only && !options.only.includes(pop.name)
       ? 0
-      : (options.shares?.[pop.name] ?? pop.share);
-  const unknown = [...Object.keys(options.shares ?? {}), ...(options.only ?? [])].filter(
-    (name) => !POPULATIONS.some((p) => p.name === name),
-  );
+      : (options.shares?.[pop.name] ?? world[pop.name] ?? pop.share);
+  const unknown = [
+    ...Object.keys(world),
+    ...Object.keys(options.shares ?? {}),
+    ...(options.only ?? []),
+  ].filter((name) => !POPULATIONS.some((p) => p.name === name));
   if (unknown.length > 0) throw new Error(`unknown population(s): ${unknown.join(", ")}`);
   const root = rng(options.seed);
   const events: SimEvent[] = [];
@@ -49,5 +56,8 @@ export function buildTraffic(options: MixOptions): SimEvent[] {
   return events
     .map((event, i) => ({ event, i }))
     .sort((a, b) => a.event.at - b.event.at || a.i - b.i)
-    .map(({ event }) => ({ ...event, at: Math.max(0, Math.round(event.at)) }));
+    .map(({ event }) => ({
+      ...event,
+      at: event.early ? Math.round(event.at) : Math.max(0, Math.round(event.at)),
+    }));
 }

@@ -7,6 +7,7 @@ import {
   CONSUMER_VPN,
   CORPORATE_VPN,
   DATACENTER,
+  HETZNER,
   HOME,
   OFFICES,
   PRIVATE_RELAY,
@@ -45,5 +46,14 @@ describe("simulated addresses (offline geo data)", () => {
       expect(lookupIp(ip), ip).toMatchObject({ country: "US", hosting: false });
     // Private Relay's exits are in many countries (the relay picks one near the person).
     for (const ip of sample(() => PRIVATE_RELAY(r))) expect(lookupIp(ip).hosting, ip).toBe(false);
+  });
+
+  it("every /24 of the hosting burst's ranges is the one hosting ASN", () => {
+    for (const [a, b] of HETZNER.prefixes) {
+      for (let c = 0; c < 256; c++) {
+        const ip = `${a}.${b}.${c}.${1 + ((c * 37) % 254)}`;
+        expect(lookupIp(ip), ip).toMatchObject({ asn: HETZNER.asn, hosting: true });
+      }
+    }
   });
 });

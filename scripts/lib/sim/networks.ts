@@ -132,3 +132,21 @@ export const DATACENTER = (r: Rng) =>
     () => `95.216.${r.int(0, 255)}.${r.int(1, 254)}`,
     () => `45.77.${r.int(0, 255)}.${r.int(1, 254)}`,
   ])();
+
+/**
+ * One hosting provider's address space, many /24s of one ASN: Hetzner (AS24940, on the
+ * hosting list), three of its /16s (Finland and Germany). A burst spread over it comes from a
+ * new /24 for every account.
+ */
+export const HETZNER = {
+  asn: 24940,
+  prefixes: [
+    [95, 216],
+    [65, 108],
+    [135, 181],
+  ] as const,
+  /** An address in the /24 `a.b.c`. */
+  ip: (subnet: string, r: Rng) => `${subnet}.${r.int(1, 254)}`,
+  /** One of its /24s, as `a.b.c`. */
+  subnet: (r: Rng) => `${r.pick(HETZNER.prefixes).join(".")}.${r.int(0, 255)}`,
+};

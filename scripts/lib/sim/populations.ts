@@ -2,8 +2,8 @@
  * Ordinary traffic: the people a merchant wants, each population a reality that trips naive
  * rules (shared addresses, shared devices, odd time zones, relay emails, password managers,
  * no JavaScript). Every event here is labelled ordinary; any block of one is a false positive.
- * Where they are: ordinary-places.ts; what they do: ordinary-habits.ts; how one is made:
- * ordinary-person.ts.
+ * Where they are: ordinary-places.ts; what they do: ordinary-habits.ts; who brings whom
+ * (referrals): ordinary-referrals.ts; how one is made: ordinary-person.ts.
  */
 import {
   clockSkew,
@@ -27,6 +27,7 @@ import {
   traveller,
   universityNat,
 } from "./ordinary-places.ts";
+import { influencerReferrals, referralFriends } from "./ordinary-referrals.ts";
 import type { Population } from "./population.ts";
 import { legitRefund } from "./refunds.ts";
 
@@ -50,4 +51,6 @@ export const ORDINARY: readonly Population[] = [
   noCollector,
   oldBrowser,
   legitRefund,
+  referralFriends,
+  influencerReferrals,
 ];

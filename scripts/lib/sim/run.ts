@@ -4,7 +4,7 @@
  */
 import { TEMPLATE_KEYS } from "../../../shared/schemas/templates.ts";
 import { drive } from "./driver.ts";
-import { HOUR } from "./journey.ts";
+import { HOUR, type SimEvent } from "./journey.ts";
 import { buildTraffic, type MixOptions, POPULATIONS } from "./mix.ts";
 import { type ConfigurationFigures, figuresOf } from "./report.ts";
 import { type Configuration, setUpMerchant, type Warden } from "./warden.ts";
@@ -37,6 +37,34 @@ export function targetsOf(config: Configuration): string[] {
   ).map((p) => p.name);
 }
 
+/** How far before the hour the traffic starts (its early events), in ms: 0 when it has none. */
+export const leadOf = (traffic: readonly SimEvent[]) => Math.max(0, -(traffic[0]?.at ?? 0));
+
+/**
+ * The traffic played once in one configuration: a new merchant, set up a minute before the
+ * traffic's first event (the day before the hour when it has early events), the figures.
+ * The `i`th configuration of a run starts a day after the last one's traffic ended (counts are
+ * per account anyway, but the clock never goes back).
+ */
+export async function playConfiguration(
+  warden: Warden,
+  mix: MixOptions,
+  traffic: readonly SimEvent[],
+  config: Configuration,
+  i: number,
+  progress: (done: number, total: number) => void = () => {},
+): Promise<ConfigurationFigures> {
+  warden.clock.set(warden.clock.now() + (i === 0 ? 0 : mix.hours * HOUR + 24 * HOUR));
+  // The label goes into the merchant's email: a candidate's name may hold `=` or `.`.
+  const label = `${config.name}-${i}`.replace(/[^A-Za-z0-9_-]/g, "_");
+  const merchant = await setUpMerchant(warden, config, label);
+  const start = warden.clock.now() + leadOf(traffic) + 60_000;
+  const outcomes = await drive(warden, merchant, traffic, start, (done) =>
+    progress(done, traffic.length),
+  );
+  return figuresOf(config.name, outcomes, targetsOf(config));
+}
+
 export async function simulate(
   warden: Warden,
   mix: MixOptions,
@@ -46,14 +74,11 @@ export async function simulate(
   const traffic = buildTraffic(mix);
   const figures: ConfigurationFigures[] = [];
   for (const [i, config] of configs.entries()) {
-    // Each merchant's traffic starts a day after the last one's ended (counts are per account anyway).
-    warden.clock.set(warden.clock.now() + (i === 0 ? 0 : mix.hours * HOUR + 24 * HOUR));
-    const merchant = await setUpMerchant(warden, config, `${config.name}-${i}`);
-    const start = warden.clock.now() + 60_000;
-    const outcomes = await drive(warden, merchant, traffic, start, (done) =>
-      progress(config.name, done, traffic.length),
+    figures.push(
+      await playConfiguration(warden, mix, traffic, config, i, (done, total) =>
+        progress(config.name, done, total),
+      ),
     );
-    figures.push(figuresOf(config.name, outcomes, targetsOf(config)));
   }
   return figures;
 }

@@ -94,11 +94,18 @@ export type Configuration = {
   name: string;
   templates: string[];
   allRules: boolean;
+  /**
+   * Rule settings put over the templates' (PUT /api/rule-settings, shaped like
+   * shared/schemas/rule-settings.ts's update). Sent as given: the server judges the fields, so
+   * a field it does not know is its 400, not the simulator's guess.
+   */
+  settings?: Record<string, unknown>;
 };
 
 export type Merchant = { secretKey: string; publishableKey: string; webhook: StripeWebhook };
 
-type Api = <T>(path: string, init?: { method?: string; body?: unknown }) => Promise<T>;
+/** The merchant's console API (a logged-in session). */
+export type Api = <T>(path: string, init?: { method?: string; body?: unknown }) => Promise<T>;
 
 /**
  * Stripe connected by its webhook alone: the endpoint's signing secret is saved, no secret key,
@@ -119,16 +126,11 @@ async function connectStripeWebhook(api: Api, email: string): Promise<StripeWebh
   return { path: new URL(saved.stripe_webhook_url).pathname, secret };
 }
 
-/**
- * A new merchant set up through the API as a person would: signup, confirm, login, the
- * templates (or every rule) on, the shop's origin allowed (the collector needs it), Stripe's
- * webhook connected, a secret and a publishable key.
- */
-export async function setUpMerchant(
+/** A new merchant signed up, confirmed and logged in: its console API and email. */
+export async function merchantConsole(
   warden: Warden,
-  config: Configuration,
   label: string,
-): Promise<Merchant> {
+): Promise<{ api: Api; email: string }> {
   const email = `sim-${label}-${Date.now().toString(36)}@example.com`;
   const token = await signUpMerchant(
     warden.base,
@@ -137,6 +139,30 @@ export async function setUpMerchant(
     email,
   );
   const api: Api = (path, init = {}) => call(warden.base, path, { ...init, token });
+  return { api, email };
+}
+
+/** PUT /api/rule-settings; the server's refusal (an unknown rule or field, a bad value) in words. */
+export async function putRuleSettings(api: Api, settings: Record<string, unknown>): Promise<void> {
+  try {
+    await api("/api/rule-settings", { method: "PUT", body: settings });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`rule settings refused by the server: ${message}`);
+  }
+}
+
+/**
+ * A new merchant set up through the API as a person would: signup, confirm, login, the
+ * templates (or every rule) on, its own rule settings if any, the shop's origin allowed (the
+ * collector needs it), Stripe's webhook connected, a secret and a publishable key.
+ */
+export async function setUpMerchant(
+  warden: Warden,
+  config: Configuration,
+  label: string,
+): Promise<Merchant> {
+  const { api, email } = await merchantConsole(warden, label);
   const templates = await api<Record<string, boolean>>("/api/templates");
   const unknown = config.templates.filter((key) => !(key in templates));
   if (unknown.length > 0) throw new Error(`unknown template(s): ${unknown.join(", ")}`);
@@ -155,6 +181,8 @@ export async function setUpMerchant(
       ),
     });
   }
+  if (config.settings && Object.keys(config.settings).length > 0)
+    await putRuleSettings(api, config.settings);
   await api("/api/allowed-origins", { method: "PUT", body: { origins: [SHOP] } });
   const secret = await api<{ key: string }>("/api/api-keys", {
     body: { name: "simulated backend" },

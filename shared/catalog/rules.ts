@@ -35,7 +35,7 @@ export const RULE_CATALOG: readonly RuleEntry[] = [
 export const SETTING_LABELS: Record<string, string> = {
   action: "Action",
   mode: "Mode",
-  event_types: "Judge disposable emails at",
+  event_types: "Judge only at",
   disposable_signups_per_hour: "Disposable signups allowed per hour",
   new_domain_signups_per_hour:
     "Signups per hour with a domain new to this site, from other networks",

@@ -74,7 +74,11 @@ export const RULE_SETTING_SHAPES = {
     per_ip_or_device_per_hour: count(100_000),
   }),
   rule_entropy: z.strictObject(base),
-  rule_timezone_mismatch: z.strictObject(base),
+  rule_timezone_mismatch: z.strictObject({
+    ...base,
+    /** Where a mismatch is judged: every event, or only these types. */
+    event_types: z.array(z.enum(SCREEN_TYPES)).max(SCREEN_TYPES.length).nullable(),
+  }),
   /** Compares with the account's allowed origins (Settings → API keys; allowed-origins.ts). */
   rule_referrer_mismatch: z.strictObject(base),
   rule_cc_reuse: z.strictObject({
@@ -148,7 +152,7 @@ export const DEFAULT_RULE_SETTINGS: RuleSettings = {
   },
   rule_promo_velocity: { ...live, per_code_per_10_minutes: 30, per_ip_or_device_per_hour: 3 },
   rule_entropy: { action: "review", mode: "live" },
-  rule_timezone_mismatch: { action: "review", mode: "live" },
+  rule_timezone_mismatch: { action: "review", mode: "live", event_types: null },
   rule_referrer_mismatch: { ...live },
   rule_cc_reuse: { ...live, max_users_per_card: 3, window_days: 30, max_cards_per_hour: 5 },
   rule_device_fingerprint_reuse: { ...live, max_users_per_device: 3, window_days: 30 },

@@ -50,6 +50,20 @@ describe("rule_timezone_mismatch", () => {
   });
 });
 
+it("rule_timezone_mismatch limited to signups and trials (One Human One Trial): a traveller's checkout is not judged", () => {
+  const limited = policy(
+    { rule_timezone_mismatch: true },
+    {},
+    { rule_timezone_mismatch: { event_types: ["signup", "trial_start"] } },
+  );
+  const abroad = eventFeatures({ timezoneFitsCountry: false });
+  const zone = { timezone: "Asia/Tokyo" };
+  expect(timezoneMismatch.check(event({ ...zone, type: "checkout" }), limited, abroad)).toBeNull();
+  expect(
+    timezoneMismatch.check(event({ ...zone, type: "trial_start" }), limited, abroad),
+  ).not.toBeNull();
+});
+
 describe("rule_timezone_mismatch and relayed networks", () => {
   it.each([
     {

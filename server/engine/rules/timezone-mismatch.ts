@@ -3,7 +3,8 @@
  * Abstains on the networks of corporate security gateways, privacy relays and hosting
  * providers (VPN exits), whose country is chosen by the company, the relay or the person, not
  * where the person is (npm run simulate: a Zscaler exit in the US put every employee abroad
- * under review, and a fifth of VPN users' events were reviewed).
+ * under review, and a fifth of VPN users' events were reviewed). It can be limited to some
+ * event types: One Human One Trial judges signups and trials only.
  */
 import type { Rule } from "../types.ts";
 
@@ -21,8 +22,10 @@ export const RELAY_NETWORKS: ReadonlyMap<number, string> = new Map([
 export const timezoneMismatch: Rule = {
   key: "rule_timezone_mismatch",
   appliesTo: ["event"],
-  check(subject, _policy, features) {
+  check(subject, policy, features) {
     if (subject.kind !== "event" || !subject.timezone || !subject.ip) return null;
+    const types = policy.settings.rule_timezone_mismatch.event_types;
+    if (types && !types.includes(subject.type)) return null;
     if (features.timezoneFitsCountry !== false) return null;
     // A hosting network's country is where the server is (a VPN exit the person picked).
     const asn = features.geo?.asn ?? null;

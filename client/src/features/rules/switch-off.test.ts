@@ -33,7 +33,12 @@ describe("turning a rule's switch off", () => {
       want: {
         through: "templates",
         templates: ["template_one_human_one_trial"],
-        alsoStops: ["rule_email", "rule_farming", "rule_device_fingerprint_reuse"],
+        alsoStops: [
+          "rule_email",
+          "rule_farming",
+          "rule_timezone_mismatch",
+          "rule_device_fingerprint_reuse",
+        ],
       },
     },
     {
@@ -44,7 +49,11 @@ describe("turning a rule's switch off", () => {
         template_one_human_one_trial: true,
         template_account_farm_shield: true,
       }),
-      want: { through: "templates", templates: ["template_one_human_one_trial"], alsoStops: [] },
+      want: {
+        through: "templates",
+        templates: ["template_one_human_one_trial"],
+        alsoStops: ["rule_timezone_mismatch"],
+      },
     },
     {
       name: "a rule on through two templates and by itself: both go off, and its own flag",
@@ -57,7 +66,13 @@ describe("turning a rule's switch off", () => {
       want: {
         through: "templates",
         templates: ["template_one_human_one_trial", "template_account_farm_shield"],
-        alsoStops: ["rule_ip", "rule_email", "rule_farming", "rule_signup_velocity"],
+        alsoStops: [
+          "rule_ip",
+          "rule_email",
+          "rule_farming",
+          "rule_signup_velocity",
+          "rule_timezone_mismatch",
+        ],
       },
     },
   ])("$name", ({ rule, rules: before, templates: on, want }) => {

@@ -23,7 +23,7 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
     key: "template_one_human_one_trial",
     label: "One Human One Trial",
     description:
-      "One trial per email and per card; a second account's trial on a device reviewed, the third blocked (an IP alone never blocks: offices and carriers share them); accounts linked through a card, device or email in the last hour; disposable emails blocked at trial start; a browser's time zone foreign to its address reviewed at signup and trial start.",
+      "One trial per email and per card; a second account's trial on a device reviewed, the third blocked (an IP alone never blocks: offices and carriers share them); accounts linked through a card, device or email in the last hour; disposable emails blocked at trial start; a browser's time zone foreign to its address reviewed at trial start.",
     rules: [
       "rule_ip",
       "rule_device_fingerprint_reuse",
@@ -34,7 +34,7 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
     settings: {
       rule_email: { event_types: ["trial_start"] },
       rule_farming: { accounts: true, refunds: false },
-      rule_timezone_mismatch: { event_types: ["signup", "trial_start"] },
+      rule_timezone_mismatch: { event_types: ["trial_start"] },
     },
   },
   {

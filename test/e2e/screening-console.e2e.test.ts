@@ -94,7 +94,7 @@ describe("screening console in Chromium", () => {
       "Device fingerprint reuse with its default values",
       "Block disposable or low-reputation emails — Judge only at: trial_start",
       "Account farming and refund flagging — Block a device or card behind too many accounts: yes; Review checkouts after refunds or disputes: no",
-      "Timezone mismatch — Judge only at: signup, trial_start",
+      "Timezone mismatch — Judge only at: trial_start",
     ]);
     const saved = response("templates.put");
     await page.getByText("One Human One Trial", { exact: true }).click();

@@ -4,7 +4,7 @@
  * providers (VPN exits), whose country is chosen by the company, the relay or the person, not
  * where the person is (npm run simulate: a Zscaler exit in the US put every employee abroad
  * under review, and a fifth of VPN users' events were reviewed). It can be limited to some
- * event types: One Human One Trial judges signups and trials only.
+ * event types: One Human One Trial judges trial starts only.
  */
 import type { Rule } from "../types.ts";
 

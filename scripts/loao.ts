@@ -83,8 +83,14 @@ async function refusals(warden: Warden, candidates: readonly Candidate[]) {
 }
 
 /** Plays each candidate once, a progress bar and a line per run; a failed run is reported and skipped. */
+/**
+ * Each candidate plays on its own Warden (a fresh embedded database), except against --url:
+ * a run moves the simulated clock past its traffic's earliest event (an influencer's account
+ * made months before the hour), so fifty runs on one server reached 2056, where Stripe's
+ * `created` no longer fits the charges' 32-bit column.
+ */
 async function playAll(
-  warden: Warden,
+  wardenFor: () => Promise<Warden>,
   base: Configuration,
   candidates: readonly Candidate[],
   ceilings: Ceilings,
@@ -99,6 +105,7 @@ async function playAll(
     const label = `[${i + 1}/${candidates.length}] ${c.name}`;
     const bar = progressBar(label.padEnd(56));
     const began = Date.now();
+    const warden = await wardenFor();
     try {
       const config = { ...base, name: c.name, settings: c.settings };
       const figures = await playConfiguration(warden, mix, traffic, config, i, (done, total) =>
@@ -118,6 +125,8 @@ async function playAll(
       failed.push({ name: c.name, error: message });
       bar.done(`${label}: failed, ${message}`);
       if (c.name === DEFAULTS) throw new Error(`the defaults run failed: ${message}`);
+    } finally {
+      if (!args.url) await warden.close();
     }
   }
   return { attacks: attacks.sort(), runs, failed };
@@ -167,7 +176,12 @@ async function main() {
   console.error(
     `${header}: ${playable.length} runs (today's settings and ${playable.length - 1} candidates)`,
   );
-  const { attacks, runs, failed } = await playAll(warden, base, playable, grid.ceilings);
+  const { attacks, runs, failed } = await playAll(
+    async () => (args.url ? warden : await startWarden(db)),
+    base,
+    playable,
+    grid.ceilings,
+  );
   const defaults = runs.find((r) => r.name === DEFAULTS) as CandidateRun;
   const rows = leaveOneAttackOut(runs, defaults, attacks, grid.ceilings);
   const c = grid.ceilings;

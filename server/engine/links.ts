@@ -17,6 +17,11 @@ export const HUB_LIMIT = 25;
 export const LINK_CAP = LINKED_ACCOUNTS_MAX;
 /** Newest rows of one identity read for its subjects (bounds a busy identity's lookup). */
 export const SUBJECT_ROWS = 200;
+/**
+ * End users a subjects answer holds at most: enough to tell a hub (more than HUB_LIMIT others,
+ * this event's own account perhaps among them), so a busy identity costs no more to read.
+ */
+export const SUBJECTS_MAX = HUB_LIMIT + 2;
 export const LINK_WINDOW = 30 * DAY;
 
 const LINK_KINDS = [
@@ -68,7 +73,9 @@ export const referrerCounts = declare({
   group: "referrer",
   kinds: ["user"],
   asks: ["referral"],
-  types: ACCOUNT_EVENTS,
+  // An account's first steps are its signup and logins: rows of these alone date it, and a
+  // user row on every trial, promo and referral would cost a write each.
+  types: ["signup", "login"],
   window: fixed(400 * DAY),
   measure: "subjects",
   atReferrer: true,

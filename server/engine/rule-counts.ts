@@ -7,13 +7,30 @@ import type { CountDecl } from "./counting.ts";
 import { RULES } from "./evaluate.ts";
 import type { Counts, Policy } from "./types.ts";
 
+let all: readonly CountDecl[] | null = null;
+
 /** Every declaration of every rule, once (rules may share one, e.g. the links). */
 export function allCounts(): readonly CountDecl[] {
-  return unique(RULES.flatMap((rule) => rule.counts ?? []));
+  all ??= unique(RULES.flatMap((rule) => rule.counts ?? []));
+  return all;
 }
 
-/** The declarations the policy's live and monitored rules ask (a part turned off asks none). */
+const asked = new WeakMap<Policy, readonly CountDecl[]>();
+
+/**
+ * The declarations the policy's live and monitored rules ask (a part turned off asks none),
+ * worked out once per policy object (the policy cache hands the same one to every screening).
+ */
 export function countsAsked(policy: Policy): readonly CountDecl[] {
+  let decls = asked.get(policy);
+  if (!decls) {
+    decls = askedBy(policy);
+    asked.set(policy, decls);
+  }
+  return decls;
+}
+
+function askedBy(policy: Policy): readonly CountDecl[] {
   return unique(
     RULES.filter((rule) => policy.enabled[rule.key] && rule.appliesTo.includes("event"))
       .flatMap((rule) => rule.counts ?? [])
@@ -36,7 +53,9 @@ function unique(decls: readonly CountDecl[]): CountDecl[] {
 export function emptyCounts(): Counts {
   const counts: Counts = {};
   for (const decl of allCounts()) {
-    counts[decl.group] = Object.fromEntries(decl.kinds.map((kind) => [kind, 0]));
+    const group: Record<string, number> = {};
+    for (const kind of decl.kinds) group[kind] = 0;
+    counts[decl.group] = group;
   }
   return counts;
 }

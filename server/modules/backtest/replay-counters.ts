@@ -6,7 +6,7 @@
  * window's start. Identities whose newest row is past their kind's look-back are forgotten as
  * the replay moves on.
  */
-import { SUBJECT_ROWS } from "../../engine/links.ts";
+import { SUBJECT_ROWS, SUBJECTS_MAX } from "../../engine/links.ts";
 import { countsAsked } from "../../engine/rule-counts.ts";
 import type { Policy } from "../../engine/types.ts";
 import type { IdentityKind } from "../screening/identities.ts";
@@ -219,6 +219,7 @@ export function createReplayCounters(keep: Partial<Record<IdentityKind, number>>
       }
       const out: string[] = [];
       for (const [subject, e] of seen) {
+        if (out.length === SUBJECTS_MAX) break;
         out.push(`${subject}|${e.first}|${e.bad ? 1 : 0}`);
       }
       return out;

@@ -41,18 +41,25 @@ export type HistoryItem = { i: number; a: string; e: string | null; c: string | 
  */
 export type CountRow = { i: number; n: number; answer: number; vals: string[] | null };
 
+/** The batch's probes ($1), parsed once for both of COUNT's branches. */
+const PROBES = `pr AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS p(i int, n int, a text, k text, kind text,
+      v text, l text, s timestamp, t text[], nb boolean, p text, lp text, u text, lu text, x text,
+      m text)
+  )`;
+
 /**
- * Every probe's answer, as probes.ts defines them (a "subjects" probe: its end users, each
- * `subject|first seen ms|bad`, from the identity's 200 newest rows in the window): rows of the identity (by its keyed or its
+ * Every probe's answer, as probes.ts defines them: rows of the identity (by its keyed or its
  * legacy digest) in the window, of the types asked, not blocked if asked, of the promo or
  * referrer asked; counted, or their distinct users or cards, the event's own left out. A
  * legacy row's user or card digest is turned into its keyed form first (identities.ts), so
  * one person is never counted twice. An index scan per probe (accountId, kind, value, at).
+ * A "subjects" probe answers its end users, each `subject|first seen ms|bad`, from the
+ * identity's 200 newest rows in the window, at most 27.
  */
-export const COUNT = `
+const COUNT_BODY = `
   SELECT p.i, p.n, c.answer, c.vals
-  FROM jsonb_to_recordset($1::jsonb) AS p(i int, n int, a text, k text, kind text, v text, l text,
-    s timestamp, t text[], nb boolean, p text, lp text, u text, lu text, x text, m text)
+  FROM pr AS p
   CROSS JOIN LATERAL (
     SELECT (CASE WHEN p.m = 'count' THEN count(*) FILTER (WHERE p.x IS NULL OR d.cmp <> p.x)
       ELSE count(DISTINCT d.cmp) FILTER (WHERE p.x IS NULL OR d.cmp <> p.x) END)::int AS answer,
@@ -87,8 +94,7 @@ export const COUNT = `
   WHERE p.m <> 'subjects'
   UNION ALL
   SELECT p.i, p.n, g.answer, g.vals
-  FROM jsonb_to_recordset($1::jsonb) AS p(i int, n int, a text, k text, kind text, v text, l text,
-    s timestamp, t text[], m text)
+  FROM pr AS p
   CROSS JOIN LATERAL (
     SELECT count(*)::int AS answer,
       array_agg(e.cmp || '|' || e.first || '|' || (CASE WHEN e.bad THEN '1' ELSE '0' END)) AS vals
@@ -115,6 +121,9 @@ export const COUNT = `
         WHERE si."subject" IS NOT NULL
       ) AS r
       GROUP BY r.cmp
+      -- Past 25 other accounts an identity is a hub whatever else it holds (links.ts): 27
+      -- end users say so, however many there are, and nobody parses the rest.
+      LIMIT 27
     ) AS e
   ) AS g
   WHERE p.m = 'subjects'
@@ -132,6 +141,8 @@ export const COUNT = `
       WHERE c."accountId" = h.a AND c."cardFingerprint" = h.c)
   ) AS r
   CROSS JOIN LATERAL (VALUES (-1, r.refunds), (-2, r.disputes)) AS q(n, answer)`;
+
+export const COUNT = `WITH ${PROBES} ${COUNT_BODY}`;
 
 /** One screening as INSERT stores it, with its counting rows. */
 export type InsertItem = {
@@ -224,13 +235,13 @@ export const INSERT_WITH_EVENTS = `WITH ${screeningsOf("$1")}, i AS (${IDENTITIE
  * statement: one round trip and one commit a cycle (screening-batches.ts). The count does not
  * see the rows stored beside it (one snapshot): the caller counts those from memory.
  */
-export const STORE_AND_COUNT = `WITH ${screeningsOf("$3")}, i AS (${IDENTITIES})
-  ${COUNT.trim()}`;
+export const STORE_AND_COUNT = `WITH ${screeningsOf("$3")}, i AS (${IDENTITIES}), ${PROBES}
+  ${COUNT_BODY.trim()}`;
 
 /** STORE_AND_COUNT, with the stored batch's decision events ($4) as INSERT_WITH_EVENTS. */
 export const STORE_AND_COUNT_WITH_EVENTS = `WITH ${screeningsOf("$3")}, i AS (${IDENTITIES}),
-  e AS (${deliveriesOf("$4")})
-  ${COUNT.trim()}`;
+  e AS (${deliveriesOf("$4")}), ${PROBES}
+  ${COUNT_BODY.trim()}`;
 
 /**
  * Whether an account still holds counting rows from before keyed digests (decision 013),

@@ -7,7 +7,11 @@
  * shop's tablet) and links nobody; the union is capped at LINK_CAP. Pure.
  */
 
-import { LINKED_ACCOUNTS_MAX, type LinkKind } from "../../shared/schemas/screening.ts";
+import {
+  LINKED_ACCOUNTS_MAX,
+  type LinkKind,
+  SCREEN_TYPES,
+} from "../../shared/schemas/screening.ts";
 import { DAY, declare, fixed, HOUR, type IdentityKind } from "./counting.ts";
 import type { Links } from "./types.ts";
 
@@ -42,14 +46,7 @@ const LINK_KINDS = [
 const STRONG_KINDS: ReadonlySet<LinkKind> = new Set(["device", "email", "card"]);
 
 /** An account's own events: page requests neither link accounts nor ask for links. */
-const ACCOUNT_EVENTS = [
-  "signup",
-  "login",
-  "trial_start",
-  "promo_redemption",
-  "referral",
-  "checkout",
-] as const;
+const ACCOUNT_EVENTS = SCREEN_TYPES.filter((type) => type !== "request");
 
 /**
  * The identities that link accounts. Asked by the events a farm is after (not a login or a

@@ -235,5 +235,19 @@ export const ZLinkedSummary = z.object({
     .describe(
       "Identities shared by more than 25 accounts (a carrier's NAT, an office's device): they link nobody",
     ),
+  account_first_seen: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "When this account was first seen on one of its linking identities in the 30 days before (ISO 8601); null: this screening is its first",
+    ),
+  device_first_seen: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "When this screening's device was first seen by this merchant in the 30 days before (ISO 8601); null: never before, or no device",
+    ),
 });
 export type LinkedSummary = z.infer<typeof ZLinkedSummary>;

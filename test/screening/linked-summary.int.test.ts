@@ -58,7 +58,27 @@ describe.each(DB_KINDS)("linked-accounts summary on the screening path (%s)", (k
       bad: 0,
       through: [{ kind: "card", accounts: 3 }],
       hubs: [],
+      // Its first screening; no device was sent.
+      account_first_seen: null,
+      device_first_seen: null,
     });
+  });
+
+  it("a returning account on a device first seen earlier: both ages are stored", async () => {
+    const backend = await backendFor("ages");
+    const firstAt = clock.now().getTime() + MINUTE;
+    await screen(backend, { type: "login", user_id: "old", device_id: "dev-old", email: "o@x.io" });
+    clock.advance(10 * MINUTE);
+    const again = await screen(backend, {
+      type: "signup",
+      user_id: "old",
+      device_id: "dev-old",
+      email: "o@x.io",
+    });
+    const linked = (await linkedOf(backend, again.id)) as Record<string, unknown>;
+    expect(linked.account_first_seen).toBe(new Date(firstAt).toISOString());
+    expect(linked.device_first_seen).toBe(new Date(firstAt).toISOString());
+    expect(linked.accounts).toBe(0);
   });
 
   it("a shop's tablet shared by 30 accounts is a hub: it links nobody", async () => {

@@ -131,7 +131,13 @@ export function linkedView(links: Links): LinkedSummary {
     bad: links.bad,
     through: links.through,
     hubs: links.hubs,
+    account_first_seen: iso(links.accountFirstSeen),
+    device_first_seen: iso(links.deviceFirstSeen),
   };
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
 }
 
 /** The deciding allow-list entry as the answer, the stored screening and the console show it. */

@@ -14,6 +14,7 @@ import { LoadError } from "../../components/save-status.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import {
   accountStatus,
+  ageSentence,
   formatThrough,
   hubSentence,
   linkedSentence,
@@ -44,6 +45,7 @@ export function LinkedAccounts(props: {
   const summary = stored ?? (list ? summaryOfList(list, hubs, props.createdAt) : null);
   const line = summary && linkedSentence(summary);
   const hubLine = hubSentence(summary?.hubs ?? hubs);
+  const ageLine = stored ? ageSentence(stored, props.createdAt) : null;
   if (detail.isError) {
     return <LoadError what="the linked accounts" error={errorMessage(detail.error)} />;
   }
@@ -63,6 +65,11 @@ export function LinkedAccounts(props: {
         </p>
       )}
       {hubLine && <p className="ln-hubs">{hubLine}</p>}
+      {ageLine && (line || hubLine) && (
+        <p className="ln-hubs" data-linked-age>
+          {ageLine}
+        </p>
+      )}
       {line &&
         (props.collapsed ? (
           <details

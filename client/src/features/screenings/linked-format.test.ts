@@ -3,6 +3,7 @@ import type { LinkedAccount } from "../../../../shared/schemas/review.ts";
 import type { LinkedSummary } from "../../../../shared/schemas/screening.ts";
 import {
   accountStatus,
+  ageSentence,
   formatThrough,
   hubSentence,
   linkedSentence,
@@ -135,5 +136,32 @@ describe("linked accounts format", () => {
 
   it("names the kinds an account links through", () => {
     expect(formatThrough(["device", "ip", "referrer"])).toBe("device, IP, referrer");
+  });
+});
+
+describe("account and device ages", () => {
+  const at = "2026-11-26T12:00:00.000Z";
+  it.each([
+    ["stored before ages were kept", summary({}), null],
+    [
+      "card_farm: a new account on a device seen 2 minutes before",
+      summary({ account_first_seen: null, device_first_seen: "2026-11-26T11:58:00.000Z" }),
+      "First screening of this account; its device 2 min before.",
+    ],
+    [
+      "returning_customer: an account of 40 days on a device of 3 hours",
+      summary({
+        account_first_seen: "2026-10-17T12:00:00.000Z",
+        device_first_seen: "2026-11-26T09:00:00.000Z",
+      }),
+      "Account first seen 40 days before this screening; its device 3 h before.",
+    ],
+    [
+      "no device sent",
+      summary({ account_first_seen: "2026-11-26T11:00:00.000Z", device_first_seen: null }),
+      "Account first seen 1 h before this screening.",
+    ],
+  ])("%s", (_name, s, sentence) => {
+    expect(ageSentence(s, at)).toBe(sentence);
   });
 });

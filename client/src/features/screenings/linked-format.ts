@@ -64,6 +64,30 @@ export function linkedSentence(s: LinkedSummary): string | null {
   return `Linked to ${accounts(s.accounts)}${recency(s)}, through ${through}${bad}.`;
 }
 
+/** "3 min", "2 h", "4 days": how long before the screening. */
+function before(ms: number): string {
+  if (ms < HOUR_MS) return `${Math.max(1, Math.round(ms / 60_000))} min`;
+  if (ms < DAY_MS) return `${Math.round(ms / HOUR_MS)} h`;
+  const days = Math.round(ms / DAY_MS);
+  return days === 1 ? "1 day" : `${days} days`;
+}
+
+/**
+ * "Account first seen 3 min before this screening; its device 2 min before." Null when the
+ * summary carries neither (stored before ages were kept).
+ */
+export function ageSentence(s: LinkedSummary, screenedAt: string): string | null {
+  if (s.account_first_seen === undefined && s.device_first_seen === undefined) return null;
+  const at = Date.parse(screenedAt);
+  const account = s.account_first_seen
+    ? `Account first seen ${before(at - Date.parse(s.account_first_seen))} before this screening`
+    : "First screening of this account";
+  const device = s.device_first_seen
+    ? `; its device ${before(at - Date.parse(s.device_first_seen))} before`
+    : "";
+  return `${account}${device}.`;
+}
+
 /** "Not linked through IP (shared by 40 accounts): …"; null without hubs. */
 export function hubSentence(hubs: readonly LinkCount[]): string | null {
   if (hubs.length === 0) return null;

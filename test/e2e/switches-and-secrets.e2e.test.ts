@@ -85,9 +85,10 @@ describe("switches that tell the truth, secrets you cannot lose", () => {
     expect(await note.innerText()).toContain(
       "One trial per device/IP/email runs as part of One Human One Trial: its switch cannot stop it while that template is on.",
     );
-    // Block disposable emails is on by its own switch too, so only the device rule stops with it.
+    // Block disposable emails is on by its own switch too, so only the template's other rules
+    // stop with it.
     expect(await note.innerText()).toContain(
-      "Turning off One Human One Trial also stops Device fingerprint reuse.",
+      "Turning off One Human One Trial also stops Account farming and refund flagging, Timezone mismatch and Device fingerprint reuse.",
     );
     expect(await sw("One trial per device/IP/email").isChecked()).toBe(true);
     await screenshot(page, "rules-turn-off-note");
@@ -114,6 +115,8 @@ describe("switches that tell the truth, secrets you cannot lose", () => {
 
     expect(await sw("One trial per device/IP/email").isChecked()).toBe(false);
     expect(await sw("Device fingerprint reuse").isChecked()).toBe(false);
+    expect(await sw("Account farming and refund flagging").isChecked()).toBe(false);
+    expect(await sw("Timezone mismatch").isChecked()).toBe(false);
     expect(await sw("Block disposable or low-reputation emails").isChecked()).toBe(true);
     expect(await page.locator("[data-driven-by]").count()).toBe(0);
     const templates = await merchant.api.json<Record<string, boolean>>("/api/templates");
@@ -123,6 +126,8 @@ describe("switches that tell the truth, secrets you cannot lose", () => {
     expect(runs).toMatchObject({
       rule_ip: false,
       rule_device_fingerprint_reuse: false,
+      rule_farming: false,
+      rule_timezone_mismatch: false,
       rule_email: true,
     });
   });

@@ -62,14 +62,21 @@ describe.each(DB_KINDS)("flagged marks (%s)", (kind) => {
     });
   }
 
-  const settle = (merchant: Merchant, id: string, decision: "approve" | "deny") =>
-    merchant.browser.mutate("review.settle", { id, decision });
-  const label = (merchant: Merchant, id: string, value: "fraud" | "legitimate") =>
-    merchant.browser.mutate("labels.add", {
+  // Each verdict a second after the one before, as people give them: the backfill orders
+  // labels and reviews by their time, and two on one test-clock instant tie (then a label's
+  // random id decided which was newest, and the rebuilt marks differed now and then).
+  const settle = (merchant: Merchant, id: string, decision: "approve" | "deny") => {
+    clock.advance(1000);
+    return merchant.browser.mutate("review.settle", { id, decision });
+  };
+  const label = (merchant: Merchant, id: string, value: "fraud" | "legitimate") => {
+    clock.advance(1000);
+    return merchant.browser.mutate("labels.add", {
       subject_kind: "screening",
       subject_id: id,
       label: value,
     });
+  };
 
   it("marks a screening denied in the console, not one approved, and no other", async () => {
     const { merchant, backend } = await merchantWithReviews("console");
@@ -120,6 +127,7 @@ describe.each(DB_KINDS)("flagged marks (%s)", (kind) => {
     expect(await marks([id])).toEqual([true]);
     expect(await label(merchant, id, "legitimate")).toMatchObject({ ok: true });
     expect(await marks([id])).toEqual([false]);
+    clock.advance(1000);
     const byApi = await backend.client.json("/api/v1/labels", {
       body: { subject_kind: "screening", subject_id: id, label: "fraud" },
     });

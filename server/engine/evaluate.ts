@@ -23,6 +23,8 @@ import { referrerMismatch } from "./rules/referrer-mismatch.ts";
 import { scraping } from "./rules/scraping.ts";
 import { signupVelocity } from "./rules/signup-velocity.ts";
 import { timezoneMismatch } from "./rules/timezone-mismatch.ts";
+import { type Contribution, scoreAction, scoreOf } from "./score.ts";
+import { signalsOf } from "./signals.ts";
 import type {
   Decision,
   Evaluation,
@@ -30,7 +32,6 @@ import type {
   Policy,
   Reason,
   Rule,
-  RuleAction,
   Subject,
 } from "./types.ts";
 
@@ -52,9 +53,6 @@ export const RULES: readonly Rule[] = [
   cardReuse,
   deviceReuse,
 ];
-
-/** What a live reason adds to an event's score (0–100). */
-const WEIGHT: Record<RuleAction, number> = { block: 80, review: 50 };
 
 /**
  * Whether a rule runs for this subject. Charges follow the merchant's own rule flags only
@@ -81,25 +79,53 @@ export function evaluate(subject: Subject, policy: Policy, features: Features): 
     };
     (setting.mode === "monitor" ? monitored : reasons).push(reason);
   }
-  const score =
-    subject.kind === "charge"
-      ? subject.riskScore
-      : Math.min(
-          100,
-          reasons.reduce((sum, reason) => sum + WEIGHT[reason.action], 0),
-        );
+  let score = subject.kind === "charge" ? subject.riskScore : null;
+  let contributions: Contribution[] | undefined;
+  if (subject.kind === "event" && policy.score) {
+    const scored = scoreOf(subject.type, signalsOf(subject, policy, features), policy.score.weights);
+    score = scored.score;
+    contributions = scored.contributions;
+    const threshold = policy.score.thresholds[subject.type];
+    const action = scoreAction(scored.score, threshold);
+    if (action && threshold) {
+      const limit = (action === "block" ? threshold.block : threshold.review) as number;
+      reasons.push({
+        rule: "risk_score",
+        action,
+        message: `risk score ${scored.score} is at or above the ${action} threshold ${limit} for a ${subject.type} (${topSignals(contributions)})`,
+        observed: scored.score,
+        limit,
+      });
+    }
+  }
   // An allow-list entry beats every rule but the block lists (checked inside).
   const allowed = reasons.length > 0 ? allowedBy(subject, policy, features, reasons) : null;
   if (allowed) {
     return {
       decision: "allow",
       score,
+      ...(contributions ? { contributions } : {}),
       reasons: [],
       monitored: [...reasons, ...monitored],
       allowed,
     };
   }
-  return { decision: decisionOf(reasons), score, reasons, monitored };
+  return {
+    decision: decisionOf(reasons),
+    score,
+    ...(contributions ? { contributions } : {}),
+    reasons,
+    monitored,
+  };
+}
+
+/** "+22 linked to 6 accounts…, +18 account 3 min old": the three largest additions. */
+function topSignals(contributions: readonly Contribution[]): string {
+  return contributions
+    .filter((c) => c.signal !== "baseline" && c.points > 0)
+    .slice(0, 3)
+    .map((c) => `+${c.points} ${c.detail}`)
+    .join(", ");
 }
 
 /** Block if any reason blocks, else review if any reviews, else allow. */

@@ -31,6 +31,8 @@ export function countsAsked(policy: Policy): readonly CountDecl[] {
 }
 
 function askedBy(policy: Policy): readonly CountDecl[] {
+  // The risk score reads every signal, whichever rules are on (signals.ts).
+  if (policy.score) return allCounts();
   return unique(
     RULES.filter((rule) => policy.enabled[rule.key] && rule.appliesTo.includes("event"))
       .flatMap((rule) => rule.counts ?? [])

@@ -5,10 +5,12 @@
 import type { AllowKind } from "../../shared/schemas/allow-list.ts";
 import type { Blocklist } from "../../shared/schemas/blocklist.ts";
 import type { RuleSettings } from "../../shared/schemas/rule-settings.ts";
-import type { RuleKey, Rules } from "../../shared/schemas/rules.ts";
+import type { ReasonKey, RuleKey, Rules } from "../../shared/schemas/rules.ts";
 import type { LinkKind, ScreenType } from "../../shared/schemas/screening.ts";
 import type { Templates } from "../../shared/schemas/templates.ts";
+import type { Thresholds, Weights } from "../../shared/score/weights.ts";
 import type { CountDecl, Counts } from "./counting.ts";
+import type { Contribution } from "./score.ts";
 
 /** A Stripe charge as the rules see it (the caller derives it from the stored charge). */
 export type ChargeSubject = {
@@ -99,6 +101,12 @@ export type Policy = {
    * rule_referrer_mismatch compares with them (none when absent: the rule abstains).
    */
   allowedOrigins?: readonly string[];
+  /**
+   * The risk score (score.ts): the weights in force (the shipped defaults or the merchant's
+   * adopted fit) and, per event type, the review and block thresholds (from the templates that
+   * are on, then the merchant's own). Absent: events get no score (tests of single rules).
+   */
+  score?: { weights: Weights; thresholds: Thresholds };
 };
 
 /** A value the merchant trusts, as the policy carries it. */
@@ -123,7 +131,7 @@ export type Allowed = {
   /** ISO 8601. */
   addedAt: string;
   message: string;
-  rules: RuleKey[];
+  rules: ReasonKey[];
 };
 
 export type { Counts };
@@ -179,7 +187,8 @@ export type Decision = "allow" | "review" | "block";
 
 /** Why a rule fired: its action, a sentence for the merchant, and the value against the limit. */
 export type Reason = {
-  rule: RuleKey;
+  /** The rule that fired, or risk_score when the score passed a threshold. */
+  rule: ReasonKey;
   action: RuleAction;
   message: string;
   observed: string | number | null;
@@ -194,8 +203,10 @@ export type Finding = Omit<Reason, "rule" | "action"> & { review?: boolean };
 
 export type Evaluation = {
   decision: Decision;
-  /** Radar's score for a charge; for an event, 0–100 from what fired. */
+  /** Radar's score for a charge; for an event, the risk score (score.ts), 0–100. */
   score: number | null;
+  /** For an event: each signal's points, the baseline first, summing to the score. */
+  contributions?: Contribution[];
   reasons: Reason[];
   /** Rules in monitor mode that would have fired. They never change the decision. */
   monitored: Reason[];

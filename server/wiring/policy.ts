@@ -19,6 +19,7 @@ import { createJsonSettingsRepository } from "../modules/json-settings/json-sett
 import { createJsonSettingsService } from "../modules/json-settings/json-settings.service.ts";
 import { createPolicyService, policyChangeNotifier } from "../modules/policy/policy.service.ts";
 import { createRuleSettingsService } from "../modules/rule-settings/rule-settings.service.ts";
+import { createScoringRepository } from "../modules/scoring/scoring.repository.ts";
 import type { ServiceDeps } from "./deps.ts";
 
 export function wirePolicy({
@@ -55,6 +56,16 @@ export function wirePolicy({
     onChange,
   });
   const origins = createOriginsService({ repo: createOriginsRepository(prisma), onChange });
+  const scoringRepo = createScoringRepository(prisma);
+  const scoring = {
+    async inForce(accountId: string) {
+      const [weights, thresholds] = await Promise.all([
+        scoringRepo.adoptedWeights(accountId),
+        scoringRepo.thresholds(accountId),
+      ]);
+      return { weights, thresholds };
+    },
+  };
   const policy = createPolicyService({
     rules,
     templates,
@@ -62,10 +73,21 @@ export function wirePolicy({
     ruleSettings,
     allowList,
     origins,
+    scoring,
     changes,
     now,
   });
-  return { rules, templates, blocklist, ruleSettings, allowList, origins, policy };
+  return {
+    rules,
+    templates,
+    blocklist,
+    ruleSettings,
+    allowList,
+    origins,
+    policy,
+    scoringRepo,
+    onChange,
+  };
 }
 
 export type PolicyServices = ReturnType<typeof wirePolicy>;

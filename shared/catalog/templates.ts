@@ -5,6 +5,7 @@
 
 import type { RuleSettingsUpdate } from "../schemas/rule-settings.ts";
 import type { RuleKey } from "../schemas/rules.ts";
+import type { ScreenType } from "../schemas/screening.ts";
 import type { TemplateKey } from "../schemas/templates.ts";
 
 export type TemplateEntry = {
@@ -16,6 +17,12 @@ export type TemplateEntry = {
   rules: readonly RuleKey[];
   /** The values it sets on them (under the merchant's own settings). */
   settings: RuleSettingsUpdate;
+  /**
+   * The event types whose risk score it judges: turned on, a score at or above the shipped
+   * review or block threshold for the type is reviewed or blocked (the merchant's own
+   * thresholds win).
+   */
+  scoreTypes: readonly ScreenType[];
 };
 
 export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
@@ -36,6 +43,7 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
       rule_farming: { accounts: true, refunds: false },
       rule_timezone_mismatch: { event_types: ["trial_start"] },
     },
+    scoreTypes: ["signup", "trial_start"],
   },
   {
     key: "template_fake_viral_growth_prevention",
@@ -51,6 +59,7 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
       },
       rule_farming: { accounts: true, refunds: false },
     },
+    scoreTypes: ["signup", "referral"],
   },
   {
     key: "template_refund_abuser_flag",
@@ -59,6 +68,7 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
       "Checkouts reviewed when the email or card had 2 refunds, or a dispute, in 180 days.",
     rules: ["rule_farming"],
     settings: { rule_farming: { accounts: false, refunds: true } },
+    scoreTypes: ["checkout"],
   },
   {
     key: "template_account_farm_shield",
@@ -67,6 +77,7 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
       "A device or card behind 3 accounts, an account linked to 3 others new in the last hour (through a device, card, email, referrer or hosting IP), a device shared by several users, signup bursts from one device or hosting network: blocked.",
     rules: ["rule_farming", "rule_device_fingerprint_reuse", "rule_signup_velocity"],
     settings: { rule_farming: { accounts: true } },
+    scoreTypes: ["signup"],
   },
   {
     key: "template_stealth_scraper_deterrent",
@@ -77,6 +88,7 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
     settings: {
       rule_scraping: { requests_per_minute: 60, review_bots: true, review_hosting: true },
     },
+    scoreTypes: ["signup", "request"],
   },
   {
     key: "template_disposable_email_throttle",
@@ -85,5 +97,6 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
       "At most 3 signups an hour from disposable email domains, instead of blocking them all.",
     rules: ["rule_email"],
     settings: { rule_email: { disposable_signups_per_hour: 3, event_types: ["signup"] } },
+    scoreTypes: ["signup"],
   },
 ];

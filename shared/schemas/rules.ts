@@ -21,6 +21,10 @@ export const RULE_KEYS = [
 
 export type RuleKey = (typeof RULE_KEYS)[number];
 
+/** What a reason names: a rule, or the risk score passing a threshold (server/engine/score.ts). */
+export const REASON_KEYS = [...RULE_KEYS, "risk_score"] as const;
+export type ReasonKey = (typeof REASON_KEYS)[number];
+
 export const THRESHOLD_MIN = 0;
 export const THRESHOLD_MAX = 100;
 export const DEFAULT_THRESHOLD = 70;

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { canonicalIp } from "../ip-address.ts";
 import { ALLOW_KINDS } from "./allow-list.ts";
 import { SIGNALS_STATUSES } from "./collect.ts";
-import { RULE_KEYS } from "./rules.ts";
+import { REASON_KEYS, RULE_KEYS } from "./rules.ts";
 import { storableString } from "./storable.ts";
 
 export const SCREEN_TYPES = [
@@ -83,13 +83,27 @@ export type ScreenEvent = z.output<typeof ZScreenInput>;
 const ZObserved = z.union([z.string(), z.number()]).nullable();
 
 export const ZReason = z.object({
-  rule: z.enum(RULE_KEYS),
+  /** The rule that fired, or risk_score: the score passed the event type's threshold. */
+  rule: z.enum(REASON_KEYS),
   action: z.enum(["block", "review"]),
   message: z.string(),
   observed: ZObserved,
   limit: ZObserved,
 });
 export type ScreenReason = z.infer<typeof ZReason>;
+
+/**
+ * One signal's part in the risk score (server/engine/score.ts): its points (10 double the odds
+ * of an attack; negative: less likely), what it saw, and the value measured. The first is the
+ * event type's baseline; together they sum to `score` (held to 0–100).
+ */
+export const ZContribution = z.object({
+  signal: z.string(),
+  points: z.number().int(),
+  detail: z.string(),
+  value: z.number().optional(),
+});
+export type Contribution = z.infer<typeof ZContribution>;
 
 /** A feature that could not be computed for this event (it counted as unknown), and why. */
 export const ZUnavailable = z.object({ feature: z.string(), reason: z.string() });
@@ -106,15 +120,17 @@ export const ZAllowed = z.object({
   /** ISO 8601. */
   added_at: z.string(),
   message: z.string(),
-  rules: z.array(z.enum(RULE_KEYS)),
+  rules: z.array(z.enum(REASON_KEYS)),
 });
 export type AllowedView = z.infer<typeof ZAllowed>;
 
 export const ZScreenResult = z.object({
   id: z.string(),
   decision: z.enum(DECISIONS),
-  /** 0–100, higher is riskier. */
+  /** The risk score, 0–100, higher is riskier: the sum of `contributions`. */
   score: z.number().int().min(0).max(100),
+  /** What makes up the score, the baseline first, then the largest parts. */
+  contributions: z.array(ZContribution),
   reasons: z.array(ZReason),
   /** Rules in monitor mode that would have fired; they never change the decision. */
   monitored: z.array(ZReason),
@@ -150,6 +166,8 @@ export const ZScreeningRow = z.object({
   collect_ip: z.string().nullable(),
   decision: z.enum(DECISIONS),
   score: z.number(),
+  /** What makes up the score (empty on screenings stored before the risk score). */
+  contributions: z.array(ZContribution),
   reasons: z.array(ZReason),
   monitored: z.array(ZReason),
   /** Features that could not be computed for it: the rules that needed them abstained. */
@@ -162,7 +180,7 @@ export type ScreeningRow = z.infer<typeof ZScreeningRow>;
 export const ZScreeningListInput = z.object({
   decision: z.enum(DECISIONS).optional(),
   type: z.enum(SCREEN_TYPES).optional(),
-  rule: z.enum(RULE_KEYS).optional(),
+  rule: z.enum(REASON_KEYS).optional(),
   /**
    * Part of an email (any case), the start of a user id or of an IP address (203.0.113.), or
    * a whole IP address. `%` and `_` mean themselves.

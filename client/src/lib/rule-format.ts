@@ -1,13 +1,14 @@
 /** How rules, templates and rule settings read on the Rules, Templates and Screenings pages. */
 import { RULE_CATALOG, SETTING_LABELS } from "../../../shared/catalog/rules.ts";
 import { TEMPLATE_CATALOG } from "../../../shared/catalog/templates.ts";
-import type { RuleKey } from "../../../shared/schemas/rules.ts";
+import type { ReasonKey } from "../../../shared/schemas/rules.ts";
 import type { TemplateKey } from "../../../shared/schemas/templates.ts";
 
 const RULE_LABELS = new Map<string, string>(RULE_CATALOG.map((rule) => [rule.key, rule.label]));
 const TEMPLATE_LABELS = new Map<string, string>(TEMPLATE_CATALOG.map((t) => [t.key, t.label]));
 
-export function ruleLabel(key: RuleKey): string {
+export function ruleLabel(key: ReasonKey): string {
+  if (key === "risk_score") return "Risk score";
   return RULE_LABELS.get(key) ?? key;
 }
 

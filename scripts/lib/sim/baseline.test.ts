@@ -9,6 +9,9 @@ const outcome = (attack: boolean, decision: Outcome["decision"], actor: string):
   payoff: true,
   actor,
   type: "signup",
+  id: `s-${actor}`,
+  score: 0,
+  signals: {},
   decision,
   reasons: [],
 });

@@ -24,6 +24,11 @@ export type Outcome = {
   type: string;
   decision: ScreenResult["decision"];
   reasons: Pick<ScreenReason, "rule" | "action" | "message">[];
+  /** The screening's id (labels and review decisions name it). */
+  id: string;
+  /** The risk score and the value of each signal that had something to say (npm run fit). */
+  score: number;
+  signals: Record<string, number>;
 };
 
 /**
@@ -93,6 +98,11 @@ export async function drive(
       type: event.screen.type,
       decision: answer.decision,
       reasons: answer.reasons.map(({ rule, action, message }) => ({ rule, action, message })),
+      id: answer.id,
+      score: answer.score,
+      signals: Object.fromEntries(
+        answer.contributions.flatMap((c) => (c.value === undefined ? [] : [[c.signal, c.value]])),
+      ),
     });
     if (i % 25 === 0) onProgress(i + 1);
   }

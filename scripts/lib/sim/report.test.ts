@@ -15,6 +15,9 @@ const o = (
   payoff: true,
   actor,
   type: "signup",
+  id: `s-${actor}`,
+  score: 0,
+  signals: {},
   decision,
   reasons: rules.map(([rule, action]) => ({
     rule: rule as Outcome["reasons"][number]["rule"],

@@ -16,8 +16,11 @@ import type { Blocklist } from "../../../shared/schemas/blocklist.ts";
 import type { RuleSettingsUpdate } from "../../../shared/schemas/rule-settings.ts";
 import type { Rules } from "../../../shared/schemas/rules.ts";
 import type { Templates } from "../../../shared/schemas/templates.ts";
+import { thresholdsInForce } from "../../../shared/score/thresholds.ts";
+import type { Thresholds, Weights } from "../../../shared/score/weights.ts";
 import type { ChangeFeed } from "../../db/change-feed.ts";
 import { TOPICS } from "../../db/change-topics.ts";
+import { DEFAULT_WEIGHTS } from "../../engine/default-weights.ts";
 import type { AllowListEntry, Features, Policy } from "../../engine/types.ts";
 
 type Source<T> = { get(accountId: string): Promise<T> };
@@ -32,6 +35,11 @@ type Deps = {
   allowList?: { active(accountId: string): Promise<AllowListEntry[]> };
   /** The merchant's allowed origins (Settings → API keys). */
   origins?: { allowed(accountId: string): Promise<string[]> };
+  /**
+   * The merchant's risk-score settings: its adopted weights (null: the shipped defaults) and
+   * its own thresholds (modules/scoring). Absent: the defaults, thresholds from templates.
+   */
+  scoring?: { inForce(accountId: string): Promise<{ weights: Weights | null; thresholds: Thresholds }> };
   changes: ChangeFeed;
   now: () => Date;
   maxAgeMs?: number;
@@ -53,6 +61,7 @@ export function createPolicyService({
   ruleSettings,
   allowList,
   origins,
+  scoring,
   changes,
   now,
   maxAgeMs = 60_000,
@@ -69,15 +78,17 @@ export function createPolicyService({
   });
 
   async function read(accountId: string): Promise<Policy> {
-    const [r, t, b, own, allowed, allowedOrigins] = await Promise.all([
+    const [r, t, b, own, allowed, allowedOrigins, scored] = await Promise.all([
       rules.get(accountId),
       templates.get(accountId),
       blocklist.get(accountId),
       ruleSettings.overrides(accountId),
       allowList?.active(accountId) ?? [],
       origins?.allowed(accountId) ?? [],
+      scoring?.inForce(accountId) ?? { weights: null, thresholds: {} },
     ]);
     const { enabled, settings } = effectiveRules(r, t, own);
+    const weights = scored.weights ?? DEFAULT_WEIGHTS;
     return {
       rules: r,
       templates: t,
@@ -86,6 +97,10 @@ export function createPolicyService({
       settings,
       allowList: allowed,
       allowedOrigins,
+      score: {
+        weights,
+        thresholds: thresholdsInForce(t, scored.thresholds, weights.thresholds),
+      },
     };
   }
 

@@ -30,6 +30,7 @@ export function screeningRowOf(row: Screening): ScreeningRow {
     collect_ip: row.collectIp,
     decision: row.decision as ScreeningRow["decision"],
     score: row.score,
+    contributions: (row.contributions ?? []) as ScreeningRow["contributions"],
     reasons: row.reasons as ScreeningRow["reasons"],
     monitored: row.monitored as ScreeningRow["monitored"],
     unavailable: (row.unavailable ?? []) as ScreeningRow["unavailable"],

@@ -50,6 +50,8 @@ export type StoredScreening = {
   allowed?: unknown;
   /** The accounts linked to it (screening.service.ts linkedView); null: none asked. */
   linked?: unknown;
+  /** The risk score's parts (score.ts); null: not scored. */
+  contributions?: unknown;
   blocked: boolean;
   identities: Identities;
 };
@@ -173,6 +175,7 @@ function insertItem(id: string, s: StoredScreening): InsertItem {
     unavailable: s.unavailable?.length ? s.unavailable : null,
     allowed: s.allowed ?? null,
     linked: s.linked ?? null,
+    contributions: s.contributions ?? null,
     subject: s.identities.subject,
     user: s.identities.values.user ?? null,
     card: s.identities.values.card ?? null,

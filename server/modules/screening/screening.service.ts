@@ -98,6 +98,7 @@ export function createScreeningService({
             unavailable,
             allowed: evaluation.allowed ? allowedView(evaluation.allowed) : null,
             linked: links ? linkedView(links) : null,
+            contributions: evaluation.contributions ?? null,
             blocked: evaluation.decision === "block",
             identities: ids,
           };
@@ -110,6 +111,7 @@ export function createScreeningService({
         id,
         decision: evaluation.decision,
         score,
+        contributions: evaluation.contributions ?? [],
         reasons: evaluation.reasons,
         monitored: evaluation.monitored,
         took_ms: Math.round(tookMs * 100) / 100,

@@ -165,6 +165,7 @@ export type InsertItem = {
   unavailable: unknown;
   allowed: unknown;
   linked: unknown;
+  contributions: unknown;
   subject: string | null;
   user: string | null;
   card: string | null;
@@ -180,14 +181,16 @@ const screeningsOf = (param: string) => `
     SELECT * FROM jsonb_to_recordset(${param}::jsonb) AS x(id text, "accountId" text,
       "createdAt" timestamp, type text, "userId" text, email text, ip text, country text,
       decision text, score int, rules text[], reasons jsonb, monitored jsonb, input jsonb,
-      "collectIp" text, signals jsonb, unavailable jsonb, allowed jsonb, linked jsonb, subject text,
+      "collectIp" text, signals jsonb, unavailable jsonb, allowed jsonb, linked jsonb, contributions jsonb,
+      subject text,
       "user" text, card text, promo text, blocked boolean, ids jsonb)
   ), s AS (
     INSERT INTO "Screening" ("id", "accountId", "createdAt", "type", "userId", "email", "ip",
       "country", "decision", "score", "rules", "reasons", "monitored", "input", "collectIp",
-      "signals", "unavailable", "allowed", "linked")
+      "signals", "unavailable", "allowed", "linked", "contributions")
     SELECT id, "accountId", "createdAt", type, "userId", email, ip, country, decision, score,
-      rules, reasons, monitored, input, "collectIp", signals, unavailable, allowed, linked
+      rules, reasons, monitored, input, "collectIp", signals, unavailable, allowed, linked,
+      contributions
     FROM x
   )`;
 

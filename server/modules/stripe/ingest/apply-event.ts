@@ -5,7 +5,7 @@
  * service does the I/O around them, in one transaction.
  */
 import type Stripe from "stripe";
-import type { RuleKey } from "../../../../shared/schemas/rules.ts";
+import type { ReasonKey } from "../../../../shared/schemas/rules.ts";
 import type { TransactionRow } from "../../../db/rows.ts";
 import { type Evaluation, evaluate, type Features, type Policy } from "../../../engine/index.ts";
 import {
@@ -56,7 +56,7 @@ export type PlannedAction = {
   targetId: string;
   reason: string;
   /** The rules whose block it carries out, in the evaluation's order (the dashboard names them). */
-  rules: RuleKey[];
+  rules: ReasonKey[];
   idempotencyKey: string;
   /** Demo charges: carried out by updating the charge, never by calling Stripe. */
   simulated: boolean;

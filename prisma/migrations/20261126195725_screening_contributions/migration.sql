@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Screening" ADD COLUMN     "contributions" JSONB;

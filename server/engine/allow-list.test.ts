@@ -248,6 +248,6 @@ describe("allow list", () => {
       withList([entry("user_id", "user_1")]),
       eventFeaturesOf("jane@example.com"),
     );
-    expect(result).toEqual({ decision: "allow", score: 0, reasons: [], monitored: [] });
+    expect(result).toEqual({ decision: "allow", score: null, reasons: [], monitored: [] });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RULE_KEYS } from "../../shared/schemas/rules.ts";
+import type { Thresholds } from "../../shared/score/weights.ts";
 import {
   charge,
   counts,
@@ -9,6 +10,7 @@ import {
   policy,
 } from "../../test/fixtures/engine.ts";
 import { decisionOf, evaluate, RULES } from "./evaluate.ts";
+import type { Policy } from "./types.ts";
 
 describe("evaluate", () => {
   it.each([
@@ -101,9 +103,9 @@ describe("evaluate on screened events", () => {
     counts: counts({ signupsLastHour: { ip: 5, subnet: 5, device: 5 } }),
   });
 
-  it("a live block rule blocks, with a score", () => {
+  it("a live block rule blocks; without a score model the event has no score", () => {
     const result = evaluate(event(), policy({ rule_signup_velocity: true }), sixth);
-    expect(result).toMatchObject({ decision: "block", score: 80, monitored: [] });
+    expect(result).toMatchObject({ decision: "block", score: null, monitored: [] });
     expect(result.reasons[0]).toMatchObject({ rule: "rule_signup_velocity", action: "block" });
   });
 
@@ -114,7 +116,7 @@ describe("evaluate on screened events", () => {
       { rule_signup_velocity: { mode: "monitor" } },
     );
     const result = evaluate(event(), watching, sixth);
-    expect(result).toMatchObject({ decision: "allow", score: 0, reasons: [] });
+    expect(result).toMatchObject({ decision: "allow", reasons: [] });
     expect(result.monitored).toEqual([
       expect.objectContaining({
         rule: "rule_signup_velocity",
@@ -131,7 +133,7 @@ describe("evaluate on screened events", () => {
       {},
       { rule_signup_velocity: { action: "review" } },
     );
-    expect(evaluate(event(), soft, sixth)).toMatchObject({ decision: "review", score: 50 });
+    expect(evaluate(event(), soft, sixth)).toMatchObject({ decision: "review" });
   });
 
   it("a soft finding reviews even when the rule blocks", () => {
@@ -160,5 +162,91 @@ describe("evaluate on screened events", () => {
     expect(evaluate(charge({ email: "a@mailinator.com" }), withTemplate, disposable).decision).toBe(
       "allow",
     );
+  });
+});
+
+describe("evaluate with the risk score", () => {
+  const weights = {
+    version: "test-1",
+    fitted: {},
+    intercepts: { signup: -2 },
+    weights: { hosting_network: 2, no_browser: 2, disposable_email: 3 },
+    thresholds: {},
+  };
+  const scored = (thresholds: Thresholds): Policy => ({
+    ...policy({ rule_email: false }),
+    score: { weights, thresholds },
+  });
+  const risky = event({ email: "x@mailinator.com", deviceId: null });
+  const riskyFeatures = eventFeatures({
+    geo: { country: "DE", asn: 24940, hosting: true },
+    disposableDomains: new Set(["mailinator.com"]),
+    counts: counts({ domainSignups30Days: { domain: 40 } }),
+  });
+
+  it("scores every event and shows its parts, summing to the score", () => {
+    const result = evaluate(risky, scored({}), riskyFeatures);
+    // 50 − 29 (baseline) + 29 + 29 + 43 = 122, held to 100.
+    expect(result.score).toBe(100);
+    expect(result.contributions?.map((c) => [c.signal, c.points])).toEqual([
+      ["baseline", 21],
+      ["disposable_email", 43],
+      ["hosting_network", 29],
+      ["no_browser", 29],
+    ]);
+    expect(result.decision).toBe("allow");
+  });
+
+  it("a score at or above the type's thresholds reviews or blocks, saying what drove it", () => {
+    const review = evaluate(risky, scored({ signup: { review: 90, block: null } }), riskyFeatures);
+    expect(review.decision).toBe("review");
+    expect(review.reasons).toEqual([
+      {
+        rule: "risk_score",
+        action: "review",
+        message:
+          "risk score 100 is at or above the review threshold 90 for a signup (+43 disposable email domain mailinator.com, +29 from a hosting provider's network (AS24940), +29 no collector token and no device id)",
+        observed: 100,
+        limit: 90,
+      },
+    ]);
+    const block = evaluate(risky, scored({ signup: { review: 60, block: 95 } }), riskyFeatures);
+    expect(block).toMatchObject({
+      decision: "block",
+      reasons: [{ rule: "risk_score", action: "block" }],
+    });
+  });
+
+  it("thresholds of another event type, or none, leave the decision to the rules", () => {
+    expect(
+      evaluate(risky, scored({ checkout: { review: 1, block: 2 } }), riskyFeatures).decision,
+    ).toBe("allow");
+    const calm = evaluate(
+      event(),
+      scored({ signup: { review: 65, block: 80 } }),
+      eventFeatures({
+        counts: counts({ domainSignups30Days: { domain: 40 } }),
+      }),
+    );
+    expect(calm).toMatchObject({ decision: "allow", score: 21, reasons: [] });
+  });
+
+  it("an allow-list entry overrides the score like any rule", () => {
+    const trusted = {
+      ...scored({ signup: { review: 60, block: 95 } }),
+      allowList: [
+        {
+          kind: "user_id" as const,
+          value: "user_1",
+          addedBy: "a@b.c",
+          addedAt: "2026-01-01T00:00:00Z",
+          expiresAt: null,
+        },
+      ],
+    };
+    const result = evaluate(risky, trusted, riskyFeatures);
+    expect(result.decision).toBe("allow");
+    expect(result.monitored).toMatchObject([{ rule: "risk_score", action: "block" }]);
+    expect(result.allowed?.rules).toEqual(["risk_score"]);
   });
 });

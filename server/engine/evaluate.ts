@@ -25,15 +25,7 @@ import { signupVelocity } from "./rules/signup-velocity.ts";
 import { timezoneMismatch } from "./rules/timezone-mismatch.ts";
 import { type Contribution, scoreAction, scoreOf } from "./score.ts";
 import { signalsOf } from "./signals.ts";
-import type {
-  Decision,
-  Evaluation,
-  Features,
-  Policy,
-  Reason,
-  Rule,
-  Subject,
-} from "./types.ts";
+import type { Decision, Evaluation, Features, Policy, Reason, Rule, Subject } from "./types.ts";
 
 /** Every rule, in the order their reasons are listed. */
 export const RULES: readonly Rule[] = [
@@ -82,7 +74,11 @@ export function evaluate(subject: Subject, policy: Policy, features: Features): 
   let score = subject.kind === "charge" ? subject.riskScore : null;
   let contributions: Contribution[] | undefined;
   if (subject.kind === "event" && policy.score) {
-    const scored = scoreOf(subject.type, signalsOf(subject, policy, features), policy.score.weights);
+    const scored = scoreOf(
+      subject.type,
+      signalsOf(subject, policy, features),
+      policy.score.weights,
+    );
     score = scored.score;
     contributions = scored.contributions;
     const threshold = policy.score.thresholds[subject.type];

@@ -36,7 +36,14 @@ export type FitOptions = {
 };
 
 export function fitLogistic(rows: readonly Example[], options: FitOptions): Fitted {
-  const { keys, lambda, prior = {}, interceptLambda = 1e-3, maxIterations = 50, tolerance = 1e-8 } = options;
+  const {
+    keys,
+    lambda,
+    prior = {},
+    interceptLambda = 1e-3,
+    maxIterations = 50,
+    tolerance = 1e-8,
+  } = options;
   const groups = [...new Set(rows.map((r) => r.group))].sort();
   const g = groups.length;
   const n = g + keys.length;
@@ -69,14 +76,14 @@ export function fitLogistic(rows: readonly Example[], options: FitOptions): Fitt
     for (let i = 0; i < n; i++) hess.add(i, i, at(penalty, i));
     for (const { cols, vals, y, w } of sparse) {
       let z = 0;
-      cols.forEach((col, k) => (z += at(beta, col) * at(vals, k)));
+      for (const [k, col] of cols.entries()) z += at(beta, col) * at(vals, k);
       const p = 1 / (1 + Math.exp(-z));
       const r = w * (p - y);
       const s = w * Math.max(p * (1 - p), 1e-12);
-      cols.forEach((a, i) => {
+      for (const [i, a] of cols.entries()) {
         grad[a] = at(grad, a) + r * at(vals, i);
-        cols.forEach((b, j) => hess.add(a, b, s * at(vals, i) * at(vals, j)));
-      });
+        for (const [j, b] of cols.entries()) hess.add(a, b, s * at(vals, i) * at(vals, j));
+      }
     }
     const step = hess.solve(grad);
     let change = 0;

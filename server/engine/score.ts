@@ -43,7 +43,10 @@ export function scoreOf(type: ScreenType, signals: readonly Signal[], weights: W
   const sum = parts.reduce((total, p) => total + p.points, base);
   return {
     score: Math.max(0, Math.min(100, sum)),
-    contributions: [{ signal: "baseline", points: base, detail: `where a ${type} starts` }, ...parts],
+    contributions: [
+      { signal: "baseline", points: base, detail: `where a ${type} starts` },
+      ...parts,
+    ],
   };
 }
 
@@ -53,7 +56,10 @@ export function probabilityOf(score: number): number {
 }
 
 /** What a threshold makes of a score: block, review, or nothing. */
-export function scoreAction(score: number, threshold: Threshold | undefined): "block" | "review" | null {
+export function scoreAction(
+  score: number,
+  threshold: Threshold | undefined,
+): "block" | "review" | null {
   if (!threshold) return null;
   if (threshold.block !== null && score >= threshold.block) return "block";
   if (threshold.review !== null && score >= threshold.review) return "review";

@@ -8,7 +8,7 @@
 import { RELAY_EMAIL_DOMAINS } from "../../shared/catalog/email-providers.ts";
 import { DAY, HOUR, MINUTE } from "./counting.ts";
 import { emailDomain } from "./email-domain.ts";
-import { typoOf } from "./email-typo.ts";
+import { MAILBOX_PROVIDERS, typoOf } from "./email-typo.ts";
 import { regularity } from "./links.ts";
 import { requestInconsistency } from "./request-consistency.ts";
 import {
@@ -101,15 +101,29 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
     const first = links.accountFirstSeen;
     const age = first === null ? 0 : now - first;
     if (age < 10 * MINUTE) {
-      add("account_new", 1, first === null ? "account never seen before" : `account ${span(age / MINUTE)} old`);
+      add(
+        "account_new",
+        1,
+        first === null ? "account never seen before" : `account ${span(age / MINUTE)} old`,
+      );
     } else if (age < DAY) {
       add("account_young", 1, `account ${span(age / MINUTE)} old`);
     } else if (age >= 30 * DAY) {
-      add("returning_account", 1, `returning account, first seen ${Math.floor(age / DAY)} days ago`);
+      add(
+        "returning_account",
+        1,
+        `returning account, first seen ${Math.floor(age / DAY)} days ago`,
+      );
     }
     const device = links.deviceFirstSeen;
     if (subject.deviceId && (device === null || now - device < 10 * MINUTE)) {
-      add("device_new", 1, device === null ? "device never seen before" : `device ${span((now - device) / MINUTE)} old`);
+      add(
+        "device_new",
+        1,
+        device === null
+          ? "device never seen before"
+          : `device ${span((now - device) / MINUTE)} old`,
+      );
     }
   }
   if (links && accountEvent) {
@@ -120,15 +134,31 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
       `linked to ${links.firstSeenLastHour} account${links.firstSeenLastHour === 1 ? "" : "s"} first seen in the last hour ${through}`,
     );
     const day = links.firstSeenLastDay - links.firstSeenLastHour;
-    add("linked_last_day", logCount(day), `linked to ${day} more first seen in the last day ${through}`);
-    add("linked_bad", logCount(links.bad, 2), `linked to ${links.bad} account${links.bad === 1 ? "" : "s"} blocked, denied or labelled fraud`);
+    add(
+      "linked_last_day",
+      logCount(day),
+      `linked to ${day} more first seen in the last day ${through}`,
+    );
+    add(
+      "linked_bad",
+      logCount(links.bad, 2),
+      `linked to ${links.bad} account${links.bad === 1 ? "" : "s"} blocked, denied or labelled fraud`,
+    );
     const pace = regularity(links.recent, 5);
     if (pace !== null && pace < 0.35) {
-      add("linked_even_pace", 1, `linked accounts appeared at an even pace (gaps vary by ${Math.round(pace * 100)}%)`);
+      add(
+        "linked_even_pace",
+        1,
+        `linked accounts appeared at an even pace (gaps vary by ${Math.round(pace * 100)}%)`,
+      );
     }
     const onPhone = links.lastHourThrough.device ?? 0;
     if (subject.type === "signup" && subject.userAgent && PHONE.test(subject.userAgent)) {
-      add("phone_accounts", logCount(onPhone, 2), `${onPhone} other account${onPhone === 1 ? "" : "s"} made on this phone in 1 h`);
+      add(
+        "phone_accounts",
+        logCount(onPhone, 2),
+        `${onPhone} other account${onPhone === 1 ? "" : "s"} made on this phone in 1 h`,
+      );
     }
   }
 
@@ -138,13 +168,15 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
     if (geo?.hosting) add("hosting_network", 1, `from a hosting provider's network (AS${geo.asn})`);
     else if (geo?.asn != null && RELAY_NETWORKS.has(geo.asn)) {
       add("relay_network", 1, `from ${RELAY_NETWORKS.get(geo.asn)}'s network`);
-    } else if (!geo || geo.country === null) add("unknown_network", 1, `address ${subject.ip} not placed in any country`);
+    } else if (!geo || geo.country === null)
+      add("unknown_network", 1, `address ${subject.ip} not placed in any country`);
   }
 
   // The browser, as the collector saw it.
   const browser = subject.browser ?? null;
   if (!browser && !subject.deviceId) add("no_browser", 1, "no collector token and no device id");
-  if (browser?.webdriver) add("webdriver", 1, "the browser reports it is automated (navigator.webdriver)");
+  if (browser?.webdriver)
+    add("webdriver", 1, "the browser reports it is automated (navigator.webdriver)");
   if (features.bot || !subject.userAgent) {
     add("bot_user_agent", 1, subject.userAgent ? "user agent is a known bot" : "no user agent");
   }
@@ -155,11 +187,19 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
     }
     const sd = behavior.keyIntervalSdMs;
     if (behavior.keyEvents >= TYPED_KEYS && sd !== null) {
-      add("even_typing", Math.max(0, 1 - sd / (4 * MIN_KEY_INTERVAL_SD_MS)), `keys typed with intervals varying by ${sd.toFixed(1)} ms`);
+      add(
+        "even_typing",
+        Math.max(0, 1 - sd / (4 * MIN_KEY_INTERVAL_SD_MS)),
+        `keys typed with intervals varying by ${sd.toFixed(1)} ms`,
+      );
     }
     const took = behavior.timeToSubmitMs;
     const byHand = behavior.pasteCount > 0 || behavior.pointerEvents >= PERSON_POINTER_EVENTS;
-    if (took !== null && took < MIN_TIME_TO_SUBMIT_MS && (behavior.keyEvents >= TYPED_KEYS || !byHand)) {
+    if (
+      took !== null &&
+      took < MIN_TIME_TO_SUBMIT_MS &&
+      (behavior.keyEvents >= TYPED_KEYS || !byHand)
+    ) {
       add("fast_submit", 1, `form submitted ${Math.round(took)} ms after it was first touched`);
     }
   }
@@ -171,7 +211,11 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
     !geo?.hosting &&
     !(geo?.asn != null && RELAY_NETWORKS.has(geo.asn))
   ) {
-    add("timezone_mismatch", 1, `browser timezone ${subject.timezone} is not one of ${geo?.country ?? "?"}'s`);
+    add(
+      "timezone_mismatch",
+      1,
+      `browser timezone ${subject.timezone} is not one of ${geo?.country ?? "?"}'s`,
+    );
   }
   const page = hostOf(subject.url);
   const origin = hostOf(subject.origin);
@@ -185,20 +229,31 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
   if (domain) {
     const relay = RELAY_EMAIL_DOMAINS.has(domain);
     if (relay) add("relay_email", 1, `privacy relay address (${domain})`);
-    else if (features.disposableDomains.has(domain)) add("disposable_email", 1, `disposable email domain ${domain}`);
-    else if (typoOf(domain)) add("email_typo", 1, `email domain ${domain} looks like a typo of ${typoOf(domain)}`);
-    if (!relay && subject.type === "signup" && features.counts?.domainSignups30Days) {
+    else if (features.disposableDomains.has(domain))
+      add("disposable_email", 1, `disposable email domain ${domain}`);
+    else if (typoOf(domain))
+      add("email_typo", 1, `email domain ${domain} looks like a typo of ${typoOf(domain)}`);
+    const counted = !relay && !MAILBOX_PROVIDERS.has(domain);
+    if (counted && subject.type === "signup" && features.counts?.domainSignups30Days) {
       const month = c("domainSignups30Days", "domain");
       const hour = c("domainSignupsLastHour", "domain");
       if (month <= hour && !features.disposableDomains.has(domain) && !typoOf(domain)) {
         add("new_email_domain", 1, `${domain} first seen on this site this hour`);
         const elsewhere = hour - c("domainSignupsLastHour", "domainNet");
-        add("domain_signups", logCount(elsewhere), `${elsewhere} other signup${elsewhere === 1 ? "" : "s"} with ${domain} this hour from other networks`);
+        add(
+          "domain_signups",
+          logCount(elsewhere),
+          `${elsewhere} other signup${elsewhere === 1 ? "" : "s"} with ${domain} this hour from other networks`,
+        );
       }
     }
     const randomness = features.emailRandomness;
     if (!relay && randomness && randomness.score > 0.5) {
-      add("random_email", (randomness.score - 0.5) * 2, `email's local part looks random (score ${randomness.score.toFixed(2)})`);
+      add(
+        "random_email",
+        (randomness.score - 0.5) * 2,
+        `email's local part looks random (score ${randomness.score.toFixed(2)})`,
+      );
     }
   }
 
@@ -206,31 +261,67 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
   if (subject.type === "signup") {
     const consumer = !!geo && geo.country !== null && !geo.hosting;
     if (subject.ip && !consumer) {
-      add("signups_ip", logCount(c("signupsLastHour", "ip")), `${c("signupsLastHour", "ip")} earlier signups from ${subject.ip} in 1 h`);
-      add("signups_subnet", logCount(c("signupsLastHour", "subnet")), `${c("signupsLastHour", "subnet")} earlier signups from its /24 in 1 h`);
+      add(
+        "signups_ip",
+        logCount(c("signupsLastHour", "ip")),
+        `${c("signupsLastHour", "ip")} earlier signups from ${subject.ip} in 1 h`,
+      );
+      add(
+        "signups_subnet",
+        logCount(c("signupsLastHour", "subnet")),
+        `${c("signupsLastHour", "subnet")} earlier signups from its /24 in 1 h`,
+      );
       if (geo?.hosting) {
-        add("signups_network", logCount(c("signupsLastHour", "network"), 5), `${c("signupsLastHour", "network")} earlier signups from AS${geo.asn} in 1 h`);
+        add(
+          "signups_network",
+          logCount(c("signupsLastHour", "network"), 5),
+          `${c("signupsLastHour", "network")} earlier signups from AS${geo.asn} in 1 h`,
+        );
       }
     }
     if (subject.deviceId) {
-      add("signups_device", logCount(c("signupsLastHour", "device")), `${c("signupsLastHour", "device")} earlier signups from this device in 1 h`);
+      add(
+        "signups_device",
+        logCount(c("signupsLastHour", "device")),
+        `${c("signupsLastHour", "device")} earlier signups from this device in 1 h`,
+      );
     }
   }
   if (subject.deviceId) {
     const n = Math.max(c("usersOn", "device"), c("accountsOn", "device"));
-    add("accounts_on_device", logCount(n), `${n} other account${n === 1 ? "" : "s"} on this device`);
+    add(
+      "accounts_on_device",
+      logCount(n),
+      `${n} other account${n === 1 ? "" : "s"} on this device`,
+    );
   }
   if (subject.cardFingerprint) {
     const n = Math.max(c("usersOnCard", "card"), c("accountsOn", "card"));
     add("accounts_on_card", logCount(n), `${n} other account${n === 1 ? "" : "s"} on this card`);
   }
   if (subject.type === "trial_start") {
-    const n = Math.max(c("priorTrials", "email"), c("priorTrials", "card"), c("priorTrials", "device"));
-    add("prior_trials", logCount(n), `${n} earlier trial${n === 1 ? "" : "s"} with this email, card or device`);
+    const n = Math.max(
+      c("priorTrials", "email"),
+      c("priorTrials", "card"),
+      c("priorTrials", "device"),
+    );
+    add(
+      "prior_trials",
+      logCount(n),
+      `${n} earlier trial${n === 1 ? "" : "s"} with this email, card or device`,
+    );
   }
   if (subject.type === "promo_redemption") {
-    const n = Math.max(c("promoRedeemedBy", "email"), c("promoRedeemedBy", "device"), c("promoRedeemedBy", "card"));
-    add("promo_reused", logCount(n), `code already redeemed ${n} time${n === 1 ? "" : "s"} by this email, device or card`);
+    const n = Math.max(
+      c("promoRedeemedBy", "email"),
+      c("promoRedeemedBy", "device"),
+      c("promoRedeemedBy", "card"),
+    );
+    add(
+      "promo_reused",
+      logCount(n),
+      `code already redeemed ${n} time${n === 1 ? "" : "s"} by this email, device or card`,
+    );
     const burst = c("promoCodeLast10Minutes", "promo");
     add("promo_burst", logCount(burst, 6), `${burst} redemptions of this code in 10 min`);
     const same = Math.max(c("promoLastHour", "ip"), c("promoLastHour", "device"));
@@ -238,17 +329,35 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
   }
   if (subject.type === "referral" && subject.referrerUserId) {
     const shares = ["card", "email", "device", "ip"].filter((k) => c("referrerShares", k) > 0);
-    add("referrer_shares", shares.length > 0 ? 1 : 0, `shares a ${shares.join(", ")} with the referrer`);
+    add(
+      "referrer_shares",
+      shares.length > 0 ? 1 : 0,
+      `shares a ${shares.join(", ")} with the referrer`,
+    );
     const n = c("referralsLastHour", "referrer");
-    add("referrals_to_referrer", logCount(n, 6), `${n} earlier referrals naming ${subject.referrerUserId} in 1 h`);
+    add(
+      "referrals_to_referrer",
+      logCount(n, 6),
+      `${n} earlier referrals naming ${subject.referrerUserId} in 1 h`,
+    );
     const first = links?.referrerFirstSeen ?? null;
     if (now !== null && (first === null || now - first < 7 * DAY)) {
-      add("referrer_young", 1, first === null ? "referrer never seen before" : `referrer first seen ${Math.max(1, Math.round((now - first) / HOUR))} h ago`);
+      add(
+        "referrer_young",
+        1,
+        first === null
+          ? "referrer never seen before"
+          : `referrer first seen ${Math.max(1, Math.round((now - first) / HOUR))} h ago`,
+      );
     }
   }
   if (subject.type === "request") {
     const n = Math.max(c("requestsLastMinute", "ip"), c("requestsLastMinute", "device"));
-    add("requests_per_minute", logCount(n, 7), `${n} requests in the last minute from this IP or device`);
+    add(
+      "requests_per_minute",
+      logCount(n, 7),
+      `${n} requests in the last minute from this IP or device`,
+    );
   }
   const cards = Math.max(
     c("cardsLastHour", "user"),
@@ -256,11 +365,23 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
     c("cardsLastHour", "ip"),
     c("cardsLastHour", "device"),
   );
-  add("cards_last_hour", logCount(cards, 5), `${cards} other card${cards === 1 ? "" : "s"} from this user, email, IP or device in 1 h`);
+  add(
+    "cards_last_hour",
+    logCount(cards, 5),
+    `${cards} other card${cards === 1 ? "" : "s"} from this user, email, IP or device in 1 h`,
+  );
   const history = features.stripeHistory;
   if (history && subject.type === "checkout") {
-    add("refunds", logCount(history.refunds, 3), `${history.refunds} refund${history.refunds === 1 ? "" : "s"} for this email or card`);
-    add("disputes", logCount(history.disputes, 2), `${history.disputes} dispute${history.disputes === 1 ? "" : "s"} for this email or card`);
+    add(
+      "refunds",
+      logCount(history.refunds, 3),
+      `${history.refunds} refund${history.refunds === 1 ? "" : "s"} for this email or card`,
+    );
+    add(
+      "disputes",
+      logCount(history.disputes, 2),
+      `${history.disputes} dispute${history.disputes === 1 ? "" : "s"} for this email or card`,
+    );
   }
   return out;
 }

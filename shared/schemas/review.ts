@@ -5,10 +5,11 @@
  */
 import { z } from "zod";
 import { ZLabelView, ZNote } from "./labels.ts";
-import { RULE_KEYS } from "./rules.ts";
+import { REASON_KEYS } from "./rules.ts";
 import {
   LINK_KINDS,
   SCREEN_TYPES,
+  ZContribution,
   ZLinkCount,
   ZLinkedSummary,
   ZReason,
@@ -29,7 +30,7 @@ export const REVIEW_KINDS = ["screening", "charge"] as const;
 export type ReviewKind = (typeof REVIEW_KINDS)[number];
 
 export const ZReviewFilters = z.strictObject({
-  rule: z.enum(RULE_KEYS).optional(),
+  rule: z.enum(REASON_KEYS).optional(),
   /** Screenings only, or charges only. */
   kind: z.enum(REVIEW_KINDS, { message: "must be screening or charge" }).optional(),
   /** A screening's type (signup, login, …); charges have none, so it lists screenings only. */
@@ -76,6 +77,8 @@ export const ZReviewItem = z.object({
   ip: z.string().nullable(),
   /** A screening's score, or the charge's Radar risk score (null when Stripe gave none). */
   score: z.number().nullable(),
+  /** What makes up a screening's score (empty for a charge, or a screening stored before). */
+  contributions: z.array(ZContribution),
   /** A charge's amount; null for a screening. */
   charge: ZReviewCharge.nullable(),
   reasons: z.array(ZReason),

@@ -32,6 +32,7 @@ export function QueueFilters({
               {r.label}
             </option>
           ))}
+          <option value="risk_score">Risk score</option>
         </select>
       </label>
       <label>

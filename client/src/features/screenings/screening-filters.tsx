@@ -68,7 +68,7 @@ export function ScreeningFilters({
       {select(
         "rule",
         "Rule",
-        RULE_CATALOG.map((r) => [r.key, r.label]),
+        [...RULE_CATALOG.map((r): [string, string] => [r.key, r.label]), ["risk_score", "Risk score"]],
       )}
     </form>
   );

@@ -5,12 +5,15 @@
  * and tally what the settings would have decided. backtest.service.ts runs it as a job (here
  * or in a child process).
  */
+
 import { effectiveRules } from "../../../shared/catalog/effective-rules.ts";
 import {
   BACKTEST_ITEM_CAP,
   type BacktestResult,
   type BacktestSettings,
 } from "../../../shared/schemas/backtest.ts";
+import { thresholdsInForce } from "../../../shared/score/thresholds.ts";
+import { DEFAULT_WEIGHTS } from "../../engine/default-weights.ts";
 import type { Policy } from "../../engine/types.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
 import { keyedFromLegacy } from "../screening/identities.ts";
@@ -35,6 +38,11 @@ export type RunDeps = {
 };
 
 /** The policy the page's settings make, combined as the live policy is. */
+/**
+ * The policy a backtest replays: the settings tried, and the risk score with the shipped
+ * weights and the thresholds of the templates tried (a merchant's own thresholds and adopted
+ * weights are not replayed yet).
+ */
 export function policyOf(settings: BacktestSettings): Policy {
   const { enabled, settings: ruleSettings } = effectiveRules(
     settings.rules,
@@ -47,6 +55,10 @@ export function policyOf(settings: BacktestSettings): Policy {
     blocklist: settings.blocklist,
     enabled,
     settings: ruleSettings,
+    score: {
+      weights: DEFAULT_WEIGHTS,
+      thresholds: thresholdsInForce(settings.templates, {}, DEFAULT_WEIGHTS.thresholds),
+    },
   };
 }
 

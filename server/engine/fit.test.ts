@@ -92,3 +92,32 @@ describe("fitLogistic", () => {
     expect(a.weights.a).toBeCloseTo(b.weights.a ?? 0, 6);
   });
 });
+
+describe("fitLogistic far from the optimum", () => {
+  it("converges on nearly separable rows where full Newton steps overshoot and diverge", () => {
+    const random = lcg(33);
+    // 44 signals, as many as the score has: pure Newton runs off to weights in the hundreds.
+    const keys = Array.from({ length: 44 }, (_, i) => `k${i}`);
+    const rows: Example[] = Array.from({ length: 3000 }, (_, i) => {
+      const x: Record<string, number> = {};
+      for (const key of keys) if (random() < 0.12) x[key] = random() < 0.5 ? 1 : 2;
+      const attack = (x.k0 ?? 0) + (x.k1 ?? 0) + (x.k2 ?? 0) > 1.5;
+      const group = ["signup", "trial_start", "checkout"][i % 3] ?? "signup";
+      return { group, x, y: attack !== random() < 0.05 ? 1 : 0 };
+    });
+    const fitted = fitLogistic(rows, {
+      keys,
+      lambda: 1,
+      prior: {
+        intercepts: { signup: -3, trial_start: -3, checkout: -3 },
+        weights: Object.fromEntries(keys.map((k) => [k, 0.5])),
+      },
+    });
+    expect(fitted.iterations).toBeLessThan(30);
+    for (const key of ["k0", "k1", "k2"]) {
+      expect(fitted.weights[key]).toBeGreaterThan(1);
+      expect(fitted.weights[key]).toBeLessThan(5);
+    }
+    for (const key of keys.slice(3)) expect(Math.abs(fitted.weights[key] ?? 9)).toBeLessThan(0.6);
+  });
+});

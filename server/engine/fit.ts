@@ -67,7 +67,20 @@ export function fitLogistic(rows: readonly Example[], options: FitOptions): Fitt
     }
     return { cols, vals, y: row.y, w: row.weight ?? 1 };
   });
-  const beta = [...priorVec];
+  /** The penalized negative log-likelihood at `b` (what each step must lower). */
+  const loss = (b: readonly number[]): number => {
+    let total = 0;
+    for (const [i, v] of b.entries()) total += (at(penalty, i) / 2) * (v - at(priorVec, i)) ** 2;
+    for (const { cols, vals, y, w } of sparse) {
+      let z = 0;
+      for (const [k, col] of cols.entries()) z += at(b, col) * at(vals, k);
+      // log(1 + e^z) − y·z, computed without overflow.
+      total += w * ((z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z))) - y * z);
+    }
+    return total;
+  };
+  let beta = [...priorVec];
+  let current = loss(beta);
   let iterations = 0;
   while (iterations < maxIterations) {
     iterations += 1;
@@ -86,11 +99,18 @@ export function fitLogistic(rows: readonly Example[], options: FitOptions): Fitt
       }
     }
     const step = hess.solve(grad);
-    let change = 0;
-    step.forEach((d, i) => {
-      beta[i] = at(beta, i) - d;
-      change = Math.max(change, Math.abs(d));
-    });
+    // Newton's step, halved until the loss goes down (far from the optimum a full step overshoots).
+    let scale = 1;
+    let next = beta.map((b, i) => b - at(step, i));
+    let nextLoss = loss(next);
+    while (nextLoss > current && scale > 1e-6) {
+      scale /= 2;
+      next = beta.map((b, i) => b - scale * at(step, i));
+      nextLoss = loss(next);
+    }
+    const change = Math.max(...next.map((v, i) => Math.abs(v - at(beta, i))));
+    beta = next;
+    current = Math.min(current, nextLoss);
     if (change < tolerance) break;
   }
   return {

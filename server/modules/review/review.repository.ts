@@ -25,6 +25,8 @@ export type OpenRow = {
   signals: unknown;
   /** The linked accounts as stored when it was screened (decision 023); null before. */
   linked: unknown;
+  /** The risk score's parts (server/engine/score.ts); null on screenings stored before it. */
+  contributions: unknown;
 };
 
 /** Where a page starts: after a screening of the queue, or at a time (that time included). */
@@ -87,7 +89,7 @@ export function createReviewRepository(
           : Prisma.sql`AND "createdAt" >= ${after.createdFrom}`;
       return prisma.$queryRaw<OpenRow[]>`
         SELECT "id", "createdAt", "type", "userId", "email", "ip", "score", "reasons", "input", "signals",
-          "linked"
+          "linked", "contributions"
         FROM "Screening"
         WHERE ${filterSql(accountId, filters)} ${keyset}
         ORDER BY "createdAt", "id"

@@ -1,14 +1,15 @@
 /**
- * One item of the review queue: what it is, its reasons, what it shares with earlier events,
- * the accounts linked to it, its label, and Approve / Deny with a note (and "always allow this
- * user"); the page holds either for a few seconds with an Undo before it is sent
- * (use-pending-settle.ts).
+ * One item of the review queue: what it is, its reasons, what it shares with earlier events, a
+ * screening's risk score and what it adds up from, the accounts linked to it, its label, and
+ * Approve / Deny with a note (and "always allow this user"); the page holds either for a few
+ * seconds with an Undo before it is sent (use-pending-settle.ts).
  */
 import { useMutation } from "@tanstack/react-query";
 import type { ReviewItem } from "../../../../shared/schemas/review.ts";
 import { ruleLabel } from "../../lib/rule-format.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { LinkedAccounts } from "../screenings/linked-accounts.tsx";
+import { ScoreBreakdown } from "../screenings/score-breakdown.tsx";
 import { LabelChoice } from "./label-buttons.tsx";
 import { formatAge, itemTitle, sharedSentence } from "./review-format.ts";
 import { useInvalidateQueue } from "./use-invalidate-queue.ts";
@@ -39,10 +40,8 @@ export function ReviewCard(props: {
         {item.kind === "charge" && <code className="rv-muted">{item.id}</code>}
         {item.ip && <span className="rv-muted">{item.ip}</span>}
         <span className="rv-muted">waiting {formatAge(item.created_at, Date.now())}</span>
-        {item.score !== null && (
-          <span className="rv-score">
-            {item.kind === "charge" ? "risk score" : "score"} {item.score}
-          </span>
+        {item.kind === "charge" && item.score !== null && (
+          <span className="rv-score">risk score {item.score}</span>
         )}
       </div>
       <ul className="rv-reasons" aria-label="Reasons">
@@ -60,6 +59,9 @@ export function ReviewCard(props: {
             </li>
           ))}
         </ul>
+      )}
+      {item.kind === "screening" && item.score !== null && (
+        <ScoreBreakdown score={item.score} contributions={item.contributions} />
       )}
       {item.kind === "screening" && (
         // The stored summary's line at once; the list is read for the selected card (and

@@ -1,6 +1,6 @@
 /**
  * The latest screenings; a row opens to show every reason with its observed value and limit,
- * and the accounts linked to it. On phones each row is a card (components/card-table.css),
+ * what its risk score adds up from, and the accounts linked to it. On phones each row is a card (components/card-table.css),
  * decision first (screenings.css).
  */
 import { Fragment, useState } from "react";
@@ -10,6 +10,7 @@ import "../../components/card-table.css";
 import { ruleLabel } from "../../lib/rule-format.ts";
 import { LabelButtons } from "../review/label-buttons.tsx";
 import { LinkedAccounts } from "./linked-accounts.tsx";
+import { ScoreBreakdown } from "./score-breakdown.tsx";
 import {
   DECISION_NAMES,
   decisionTone,
@@ -67,6 +68,7 @@ export function ScreeningTable({ rows }: { rows: ScreeningRow[] }) {
                       </p>
                     )}
                     <ScreeningReasons row={row} />
+                    <ScoreBreakdown score={row.score} contributions={row.contributions} />
                     <LinkedAccounts id={row.id} createdAt={row.created_at} load />
                     <LabelButtons kind="screening" id={row.id} />
                   </td>

@@ -8,20 +8,14 @@
 import type { ScreenType } from "../../shared/schemas/screening.ts";
 import type { Threshold, Weights } from "../../shared/score/weights.ts";
 import type { Signal } from "./signals.ts";
+import type { Contribution } from "./types.ts";
+
+export type { Contribution };
 
 /** Points per unit of log-odds: 10 points double the odds. */
 export const POINTS_PER_LOG_ODDS = 10 / Math.LN2;
 /** Where even odds sit on the scale. */
 export const EVEN_ODDS = 50;
-
-export type Contribution = {
-  /** A signal's key, or "baseline" for where the event type starts. */
-  signal: string;
-  points: number;
-  detail: string;
-  /** The signal's measured value (what a fit reads); absent for the baseline. */
-  value?: number;
-};
 
 export type Scored = { score: number; contributions: Contribution[] };
 

@@ -14,8 +14,8 @@ const links = (overrides: Partial<Links> = {}): Links => ({
   through: [],
   lastHourThrough: {},
   hubs: [],
-  accountFirstSeen: NOW - 400 * 24 * 60 * MIN,
-  deviceFirstSeen: NOW - 400 * 24 * 60 * MIN,
+  accountFirstSeen: NOW - 20 * 24 * 60 * MIN,
+  deviceFirstSeen: NOW - 20 * 24 * 60 * MIN,
   referrerFirstSeen: null,
   recent: [],
   ...overrides,
@@ -39,7 +39,7 @@ describe("signalsOf", () => {
       {
         signal: "returning_account",
         value: 1,
-        detail: "returning account, first seen 400 days ago",
+        detail: "returning account, first seen 20 days ago",
       },
     ]);
   });

@@ -9,7 +9,7 @@ import { RELAY_EMAIL_DOMAINS } from "../../shared/catalog/email-providers.ts";
 import { DAY, HOUR, MINUTE } from "./counting.ts";
 import { emailDomain } from "./email-domain.ts";
 import { MAILBOX_PROVIDERS, typoOf } from "./email-typo.ts";
-import { regularity } from "./links.ts";
+import { LINK_WINDOW, regularity } from "./links.ts";
 import { requestInconsistency } from "./request-consistency.ts";
 import {
   MIN_KEY_INTERVAL_SD_MS,
@@ -79,6 +79,9 @@ export function logCount(n: number, cap = 4): number {
   return Math.min(cap, Math.log2(1 + Math.max(0, n)));
 }
 
+/** An account first seen this long before the event is a returning customer's. */
+const RETURNING = 7 * DAY;
+
 const PHONE = /\b(iPhone|Android.+Mobile|Mobile Safari|Windows Phone)\b/;
 const ACCOUNT_EVENTS = new Set(["signup", "trial_start", "promo_redemption", "referral"]);
 
@@ -96,7 +99,8 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
   const links = features.links ?? null;
   const accountEvent = ACCOUNT_EVENTS.has(subject.type);
 
-  // Age of the account and the device, from their first sighting (links.ts).
+  // Age of the account and the device, from their first sighting (links.ts). Links look back
+  // LINK_WINDOW (30 days): an older account quiet since then reads as not seen.
   if (links && now !== null && (subject.userId || subject.email)) {
     const first = links.accountFirstSeen;
     const age = first === null ? 0 : now - first;
@@ -104,11 +108,13 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
       add(
         "account_new",
         1,
-        first === null ? "account never seen before" : `account ${span(age / MINUTE)} old`,
+        first === null
+          ? `account not seen in the last ${LINK_WINDOW / DAY} days`
+          : `account ${span(age / MINUTE)} old`,
       );
     } else if (age < DAY) {
       add("account_young", 1, `account ${span(age / MINUTE)} old`);
-    } else if (age >= 30 * DAY) {
+    } else if (age >= RETURNING) {
       add(
         "returning_account",
         1,

@@ -10,7 +10,6 @@ import type { LinkKind, ScreenType } from "../../shared/schemas/screening.ts";
 import type { Templates } from "../../shared/schemas/templates.ts";
 import type { Thresholds, Weights } from "../../shared/score/weights.ts";
 import type { CountDecl, Counts } from "./counting.ts";
-import type { Contribution } from "./score.ts";
 
 /** A Stripe charge as the rules see it (the caller derives it from the stored charge). */
 export type ChargeSubject = {
@@ -200,6 +199,16 @@ export type Reason = {
  * (a bot user agent, a refund history), whatever the rule's action.
  */
 export type Finding = Omit<Reason, "rule" | "action"> & { review?: boolean };
+
+/** One part of an event's risk score (score.ts). */
+export type Contribution = {
+  /** A signal's key, or "baseline" for where the event type starts. */
+  signal: string;
+  points: number;
+  detail: string;
+  /** The signal's measured value (what a fit reads); absent for the baseline. */
+  value?: number;
+};
 
 export type Evaluation = {
   decision: Decision;

@@ -15,6 +15,7 @@ export const SERVER_ENTRIES = [
   "server/main.ts",
   "server/db/migrate-process.ts",
   "server/modules/backtest/backtest-process.ts",
+  "server/modules/scoring/model-fit.worker.ts",
 ];
 
 const sourceLocation = {

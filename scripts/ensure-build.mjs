@@ -71,6 +71,7 @@ const STEPS = [
       "dist/server/main.js",
       "dist/server/db/migrate-process.js",
       "dist/server/modules/backtest/backtest-process.js",
+      "dist/server/modules/scoring/model-fit.worker.js",
     ],
     required: false,
     run: () => node(["scripts/build-server.mjs"]),

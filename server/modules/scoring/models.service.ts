@@ -1,0 +1,287 @@
+/**
+ * Labels that teach: a merchant's own risk-score weights, fitted from its labels and adopted
+ * only when a member says so. Propose reads the labelled screenings (training-set.ts), fits
+ * weights that stay close to those in force (model-backtest.ts, in a worker thread, never on a
+ * screening's path), judges them against the weights in force on the merchant's own history,
+ * and stores the proposal with that backtest. Adopt puts a version in force; rollback goes back
+ * to the one before (or the shipped defaults). Both tell every instance to reload the policy.
+ */
+import {
+  MIN_LABELS_PER_CLASS,
+  type ModelMetrics,
+  type ModelRef,
+  RECENT_DAYS,
+  type ScoreModels,
+  type ScoreModelView,
+  ZModelMetrics,
+  ZModelRef,
+} from "../../../shared/schemas/score-models.ts";
+import { type Thresholds, type Weights, ZWeights } from "../../../shared/score/weights.ts";
+import { DEFAULT_WEIGHTS } from "../../engine/default-weights.ts";
+import type { Policy } from "../../engine/types.ts";
+import { AppError } from "../../lib/app-error.ts";
+import {
+  actionOf,
+  count,
+  emptyOutcome,
+  LAMBDA,
+  type Proposal,
+  weightChanges,
+} from "./model-backtest.ts";
+import type { FitJob } from "./model-fit.worker.ts";
+import type { ModelRow, ModelsRepository } from "./models.repository.ts";
+import type { ScreeningKeyset, TrainingRepository } from "./training.repository.ts";
+import {
+  createRowSet,
+  FOLDS,
+  labelledSet,
+  STRIPE_WINDOW_DAYS,
+  stripeVerdicts,
+  type VerdictSource,
+} from "./training-set.ts";
+
+/** Versions a list shows. */
+const LISTED = 50;
+/** Fits running at once in this process (each one thread). */
+const MAX_FITS = 2;
+const PAGE = 5_000;
+/** Checkout screenings read to match Stripe's charges with, newest first. */
+const MAX_CHECKOUTS = 500_000;
+/** Screenings of the last RECENT_DAYS days a backtest counts, newest first. */
+const MAX_RECENT = 1_000_000;
+const DAY_MS = 86_400_000;
+
+type Deps = {
+  models: ModelsRepository;
+  training: TrainingRepository;
+  policy: { load(accountId: string): Promise<Policy> };
+  /** Tells every instance the account's policy changed (wiring/policy.ts onChange). */
+  onChange: (accountId: string) => void;
+  now: () => Date;
+  runFit: (job: FitJob) => Promise<Proposal>;
+};
+
+export function createModelsService({ models, training, policy, onChange, now, runFit }: Deps) {
+  const fitting = new Set<string>();
+
+  async function list(accountId: string): Promise<ScoreModels> {
+    const rows = await models.list(accountId, LISTED);
+    const views = rows.flatMap((row) => viewOf(row) ?? []);
+    const adopted =
+      views.find((m) => m.status === "adopted") ?? viewOf(await models.adopted(accountId));
+    return {
+      in_force: adopted
+        ? { version: adopted.weights.version, model_id: adopted.id }
+        : { version: DEFAULT_WEIGHTS.version, model_id: null },
+      models: views,
+    };
+  }
+
+  /** The account's labelled screenings with signal values, packed for the fit. */
+  async function labelled(accountId: string) {
+    const at = now();
+    const [labels, reviews, charges] = await Promise.all([
+      training.labels(accountId),
+      training.reviews(accountId),
+      training.charges(accountId, Math.floor(at.getTime() / 1000) - STRIPE_WINDOW_DAYS * 86_400),
+    ]);
+    const stripe = stripeVerdicts(charges, await checkoutsFor(accountId, charges));
+    const { rows, capped } = labelledSet([...labels, ...reviews], stripe);
+    const set = createRowSet();
+    const from: Record<VerdictSource, number> = { labels: 0, reviews: 0, stripe: 0 };
+    for (let i = 0; i < rows.length; i += PAGE) {
+      const page = rows.slice(i, i + PAGE);
+      const verdicts = new Map(page.map((r) => [r.id, r]));
+      for (const row of await training.features(accountId, [...verdicts.keys()])) {
+        const verdict = verdicts.get(row.id);
+        if (!verdict) continue;
+        set.add(row, verdict.y);
+        from[verdict.source] += 1;
+      }
+    }
+    return { set, from, capped };
+  }
+
+  /** The checkout screenings Stripe's charges could speak for (none without such charges). */
+  async function checkoutsFor(accountId: string, charges: readonly { created: number }[]) {
+    if (charges.length === 0) return [];
+    // A loop, not Math.min(...): up to 200,000 charges would overflow the call's arguments.
+    let first = Number.POSITIVE_INFINITY;
+    let last = 0;
+    for (const { created } of charges) {
+      first = Math.min(first, created);
+      last = Math.max(last, created);
+    }
+    const from = new Date(first * 1000 - STRIPE_WINDOW_DAYS * DAY_MS);
+    const to = new Date(last * 1000);
+    const out: Awaited<ReturnType<TrainingRepository["checkouts"]>> = [];
+    let keyset: ScreeningKeyset = null;
+    while (out.length < MAX_CHECKOUTS) {
+      const page = await training.checkouts(accountId, from, to, keyset, PAGE);
+      out.push(...page);
+      const end = page.at(-1);
+      if (!end || page.length < PAGE) break;
+      keyset = { createdAt: end.createdAt, id: end.id };
+    }
+    return out;
+  }
+
+  /** What both sets of weights do to the last RECENT_DAYS days of scored screenings. */
+  async function recent(
+    accountId: string,
+    current: Weights,
+    proposed: Weights,
+    thresholds: Thresholds,
+  ) {
+    const since = new Date(now().getTime() - RECENT_DAYS * DAY_MS);
+    const tally = { current: emptyOutcome(), proposed: emptyOutcome() };
+    let screenings = 0;
+    let keyset: ScreeningKeyset = null;
+    for (;;) {
+      const page = await training.recent(accountId, since, keyset, PAGE);
+      for (const row of page.slice(0, MAX_RECENT - screenings)) {
+        count(tally.current, actionOf(row, current, thresholds));
+        count(tally.proposed, actionOf(row, proposed, thresholds));
+        screenings += 1;
+      }
+      const last = page.at(-1);
+      if (!last || page.length < PAGE || screenings >= MAX_RECENT) {
+        return {
+          days: RECENT_DAYS,
+          screenings,
+          capped: screenings >= MAX_RECENT && !!last,
+          ...tally,
+        };
+      }
+      keyset = { createdAt: last.createdAt, id: last.id };
+    }
+  }
+
+  async function propose(accountId: string, by: string): Promise<ScoreModelView> {
+    const started = performance.now();
+    const { score } = await policy.load(accountId);
+    const prior = score?.weights ?? DEFAULT_WEIGHTS;
+    const thresholds = score?.thresholds ?? {};
+    const { set, from, capped } = await labelled(accountId);
+    if (set.fraud < MIN_LABELS_PER_CLASS || set.legitimate < MIN_LABELS_PER_CLASS) {
+      throw new AppError(
+        "BAD_REQUEST",
+        `Your labels hold ${set.fraud} fraud and ${set.legitimate} legitimate screenings; a proposal needs at least ${MIN_LABELS_PER_CLASS} of each.`,
+      );
+    }
+    const at = now();
+    const fitted = {
+      from: "labels",
+      labels: { fraud: set.fraud, legitimate: set.legitimate },
+      prior: prior.version,
+      lambda: LAMBDA,
+      folds: FOLDS,
+      at: at.toISOString(),
+    };
+    const proposal = await runFit({
+      packed: set.packed(),
+      options: { prior, thresholds, folds: FOLDS, meta: { version: "acct-next", fitted } },
+    });
+    const metrics: ModelMetrics = {
+      labels: { fraud: set.fraud, legitimate: set.legitimate, from, capped },
+      compared_with: prior.version,
+      thresholds,
+      folds: FOLDS,
+      lambda: LAMBDA,
+      labelled: proposal.labelled,
+      recent: await recent(accountId, prior, proposal.weights, thresholds),
+      changes: weightChanges(prior, proposal.weights),
+      took_ms: Math.round(performance.now() - started),
+    };
+    const row = await models.propose(accountId, (version) => ({
+      weights: { ...proposal.weights, version: `acct-${version}` },
+      metrics,
+      createdBy: by,
+    }));
+    const view = viewOf(row);
+    if (!view) throw new AppError("INTERNAL", "The stored proposal does not read back.");
+    return view;
+  }
+
+  return {
+    list,
+
+    /** Fits and stores a proposal; nothing is adopted. One at a time per account. */
+    async propose(accountId: string, by: string): Promise<ScoreModelView> {
+      if (fitting.has(accountId)) {
+        throw new AppError("CONFLICT", "A proposal is already being made for this account.");
+      }
+      if (fitting.size >= MAX_FITS) {
+        throw new AppError("TOO_MANY_REQUESTS", "Other fits are running; try again in a minute.", {
+          retryAfterSeconds: 30,
+        });
+      }
+      fitting.add(accountId);
+      try {
+        return await propose(accountId, by);
+      } finally {
+        fitting.delete(accountId);
+      }
+    },
+
+    /** Puts a proposed (or retired) version in force; the one in force before is retired. */
+    async adopt(accountId: string, raw: ModelRef, by: string): Promise<ScoreModels> {
+      const { id } = ZModelRef.parse(raw);
+      const result = await models.adopt(accountId, id, by, now());
+      if (result.outcome === "missing") {
+        throw new AppError("NOT_FOUND", "No such weights version in this account.");
+      }
+      if (result.outcome === "already") {
+        throw new AppError("CONFLICT", `Version ${result.model.version} is already in force.`);
+      }
+      if (result.outcome === "raced") {
+        throw new AppError(
+          "CONFLICT",
+          "The weights in force were changed at the same moment by another request; reload and try again.",
+        );
+      }
+      onChange(accountId);
+      return list(accountId);
+    },
+
+    /** Retires the version in force and puts back the one before it, or the shipped defaults. */
+    async rollback(accountId: string): Promise<ScoreModels> {
+      const result = await models.rollback(accountId);
+      if (result.outcome === "nothing") {
+        throw new AppError(
+          "CONFLICT",
+          "Nothing to roll back: the shipped default weights are in force.",
+        );
+      }
+      if (result.outcome === "raced") {
+        throw new AppError(
+          "CONFLICT",
+          "The weights in force were changed at the same moment by another request; reload and try again.",
+        );
+      }
+      onChange(accountId);
+      return list(accountId);
+    },
+  };
+}
+
+/** A stored version as the console shows it; null for one whose weights no longer parse. */
+function viewOf(row: ModelRow | null): ScoreModelView | null {
+  if (!row) return null;
+  const weights = ZWeights.safeParse(row.weights);
+  if (!weights.success) return null;
+  const metrics = ZModelMetrics.safeParse(row.metrics);
+  return {
+    id: row.id,
+    version: row.version,
+    status: row.status as ScoreModelView["status"],
+    weights: weights.data,
+    metrics: metrics.success ? metrics.data : null,
+    created_at: row.createdAt.toISOString(),
+    created_by: row.createdBy,
+    adopted_at: row.adoptedAt?.toISOString() ?? null,
+    adopted_by: row.adoptedBy,
+  };
+}
+
+export type ModelsService = ReturnType<typeof createModelsService>;

@@ -7,6 +7,12 @@
 import { createMetrics } from "./lib/metrics.ts";
 import { createHealthRepository } from "./modules/health/health.repository.ts";
 import { createHousekeepingService } from "./modules/housekeeping/housekeeping.service.ts";
+import { fitInThread } from "./modules/scoring/model-fit.thread.ts";
+import { createModelsRepository } from "./modules/scoring/models.repository.ts";
+import { createModelsService } from "./modules/scoring/models.service.ts";
+import { createThresholdsRepository } from "./modules/scoring/thresholds.repository.ts";
+import { createThresholdsService } from "./modules/scoring/thresholds.service.ts";
+import { createTrainingRepository } from "./modules/scoring/training.repository.ts";
 import { createStripeActionsRepository } from "./modules/stripe/actions/stripe-actions.repository.ts";
 import { createTransactionsRepository } from "./modules/transactions/transactions.repository.ts";
 import { createTransactionsService } from "./modules/transactions/transactions.service.ts";
@@ -52,6 +58,21 @@ export function createServices(deps: ServiceDeps) {
       now,
     }),
     health: createHealthRepository(prisma),
+    scoreModels: createModelsService({
+      models: createModelsRepository(prisma),
+      training: createTrainingRepository(prisma),
+      policy: policy.policy,
+      onChange: policy.onChange,
+      now,
+      runFit: fitInThread,
+    }),
+    scoreThresholds: createThresholdsService({
+      repo: policy.scoringRepo,
+      store: createThresholdsRepository(deps.sql),
+      templates: policy.templates,
+      onChange: policy.onChange,
+      now,
+    }),
   };
 }
 

@@ -4,6 +4,7 @@
  * data, and A's stored data is byte-for-byte the same after every call.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_WEIGHTS } from "../server/engine/default-weights.ts";
 import { appRouter } from "../server/transport/trpc/app.router.ts";
 import { DEFAULT_RULES } from "../shared/schemas/rules.ts";
 import { DEFAULT_TEMPLATES } from "../shared/schemas/templates.ts";
@@ -97,6 +98,15 @@ const INPUTS: Record<string, unknown> = {
   "webhooks.endpointLimit": undefined,
   "webhooks.deliveries": undefined,
   "webhooks.resend": { id: "set in beforeAll" },
+  "scoreModels.list": undefined,
+  "scoreModels.propose": undefined,
+  // A's proposal, filled in once it exists: B must not be able to adopt it.
+  "scoreModels.adopt": { id: "set in beforeAll" },
+  "scoreModels.rollback": undefined,
+  "scoreThresholds.get": undefined,
+  "scoreThresholds.put": { thresholds: { signup: { review: 11, block: 12 } } },
+  "scoreThresholds.reset": { type: "checkout" },
+  "scoreThresholds.preview": { thresholds: { signup: { review: 0, block: 0 } } },
 };
 
 describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
@@ -147,6 +157,7 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
     });
     const job = await t.prisma.importJob.create({ data: { accountId: a.accountId, days: 7 } });
     await seed("ruleSettings.put", { rule_signup_velocity: { per_ip_per_hour: 2 } });
+    await seed("scoreThresholds.put", { thresholds: { checkout: { review: 42, block: 77 } } });
     const key = await a.browser.mutate<{ id: string; key: string }>("apiKeys.create", {
       name: "A-secret key",
     });
@@ -207,6 +218,21 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
     INPUTS["webhooks.removeEndpoint"] = { id: endpoint.id };
     INPUTS["webhooks.enableEndpoint"] = { id: endpoint.id };
     INPUTS["webhooks.resend"] = { id: delivery.id };
+    // A's own weights: version 1 in force, version 2 proposed.
+    const [aAdopted, aProposed] = await Promise.all(
+      [1, 2].map((version) =>
+        t.prisma.scoreModel.create({
+          data: {
+            accountId: a.accountId,
+            version,
+            status: version === 1 ? "adopted" : "proposed",
+            weights: JSON.parse(JSON.stringify({ ...DEFAULT_WEIGHTS, version: `acct-${version}` })),
+            createdBy: a.email,
+          },
+        }),
+      ),
+    );
+    INPUTS["scoreModels.adopt"] = { id: aProposed?.id };
     await t.app.services.stripeActions.runDue();
     await t.app.services.outbox.flush();
     markers = [
@@ -218,12 +244,15 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
       "Asecret",
       "ch_A_secret_charge",
       '"risk_level_threshold":42',
+      '"review":42,"block":77',
       key.data.id,
       key.data.key.slice(0, 12),
       "A-secret-label",
       "a-secret-shop",
       endpoint.id,
       delivery.id,
+      aAdopted?.id ?? "",
+      aProposed?.id ?? "",
     ];
   });
   afterAll(async () => {
@@ -257,6 +286,8 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
       t.prisma.allowedOrigins.findMany({ where }),
       t.prisma.collectRefusal.findMany({ where, orderBy: { origin: "asc" } }),
       t.prisma.demoLoad.findMany({ where }),
+      t.prisma.scoreModel.findMany({ where, orderBy: { id: "asc" } }),
+      t.prisma.scoreSettings.findMany({ where }),
     ]);
     return JSON.stringify(state, (_key, value) =>
       typeof value === "bigint" ? String(value) : value,

@@ -43,6 +43,10 @@ export const router = createBrowserRouter([
             lazy: lazyPage(() => import("./features/templates/templates-page.tsx")),
           },
           {
+            path: "risk-score",
+            lazy: lazyPage(() => import("./features/scoring/risk-score-page.tsx")),
+          },
+          {
             path: "block-lists",
             lazy: lazyPage(() => import("./features/block-lists/block-lists-page.tsx")),
           },

@@ -2,7 +2,12 @@
  * The only code that touches Prisma for the risk score's per-merchant state: the merchant's own
  * thresholds (ScoreSettings) and its fitted weights (ScoreModel: proposed, adopted, retired).
  */
-import { type Thresholds, type Weights, ZThresholds, ZWeights } from "../../../shared/score/weights.ts";
+import {
+  type Thresholds,
+  type Weights,
+  ZThresholds,
+  ZWeights,
+} from "../../../shared/score/weights.ts";
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 
 export function createScoringRepository(prisma: PrismaClient) {

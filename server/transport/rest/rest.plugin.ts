@@ -11,12 +11,16 @@ import { collectRoutes } from "./collect.routes.ts";
 import { consoleRoutes } from "./console.routes.ts";
 import { openapiPlugin } from "./openapi.plugin.ts";
 import { reviewRoutes } from "./review.routes.ts";
+import { scoreModelRoutes } from "./score-models.routes.ts";
+import { scoreThresholdsRoutes } from "./score-thresholds.routes.ts";
 import { screeningRoutes } from "./screening.routes.ts";
 
 export async function restPlugin(app: FastifyInstance, { services }: { services: Services }) {
   await app.register(openapiPlugin);
 
   await app.register(consoleRoutes, { services });
+  await app.register(scoreModelRoutes, { services });
+  await app.register(scoreThresholdsRoutes, { services });
   await app.register(screeningRoutes, { services });
   await app.register(reviewRoutes, { services });
   await app.register(collectRoutes, { services });

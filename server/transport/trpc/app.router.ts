@@ -10,6 +10,8 @@ import { labelsApiRouter, labelsRouter } from "./labels.router.ts";
 import { reviewRouter, screeningsApiRouter } from "./review.router.ts";
 import { ruleSettingsRouter } from "./rule-settings.router.ts";
 import { rulesRouter } from "./rules.router.ts";
+import { scoreModelsRouter } from "./score-models.router.ts";
+import { scoreThresholdsRouter } from "./score-thresholds.router.ts";
 import { screeningRouter, screeningsRouter } from "./screening.router.ts";
 import { settingsRouter } from "./settings.router.ts";
 import { stripeRouter } from "./stripe.router.ts";
@@ -38,6 +40,8 @@ export const appRouter = router({
   allowList: allowListRouter,
   allowedOrigins: allowedOriginsRouter,
   webhooks: webhooksRouter,
+  scoreModels: scoreModelsRouter,
+  scoreThresholds: scoreThresholdsRouter,
 });
 
 export type AppRouter = typeof appRouter;

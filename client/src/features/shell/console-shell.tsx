@@ -1,6 +1,6 @@
 /**
  * The signed-in frame: top bar, side navigation, and the page in between. On phones the
- * navigation is a bottom bar of four tabs and a "More" menu for the two pages used least.
+ * navigation is a bottom bar of four tabs and a "More" menu for the pages used least.
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link, Navigate, NavLink, Outlet, useNavigate } from "react-router";

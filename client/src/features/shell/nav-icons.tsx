@@ -4,6 +4,7 @@ const PATHS = {
   rules: "M4 6h10M4 12h16M4 18h7M17 4v4M14 18h6M17 16v4",
   templates: "M4 4h7v7H4zM13 4h7v7h-7zM4 13h7v7H4zM16.5 13v7M13 16.5h7",
   blockLists: "M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM5.6 5.6l12.8 12.8",
+  riskScore: "M3 17a9 9 0 0 1 18 0M12 17l4-6M3 21h18",
   screenings: "M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14zM16 16l5 5",
   review: "M4 5h16v11H9l-5 4zM8 10.5l2.5 2.5L16 8",
   more: "M5 12h.01M12 12h.01M19 12h.01",

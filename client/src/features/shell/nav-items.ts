@@ -7,6 +7,7 @@ export const NAV: NavItem[] = [
   { to: "/homepage/dashboard", label: "Dashboard", icon: "dashboard" },
   { to: "/homepage/rules", label: "Rules", icon: "rules" },
   { to: "/homepage/templates", label: "Templates", icon: "templates", inMore: true },
+  { to: "/homepage/risk-score", label: "Risk score", icon: "riskScore", inMore: true },
   { to: "/homepage/block-lists", label: "Block lists", icon: "blockLists", inMore: true },
   { to: "/homepage/screenings", label: "Screenings", icon: "screenings" },
   { to: "/homepage/review", label: "Review", icon: "review" },

@@ -23,6 +23,15 @@
  *   --settings <file.json | JSON>   rule settings put over every configuration's (the body of
  *                   PUT /api/rule-settings), e.g. '{"rule_ip":{"window_days":30}}'
  *   --out bench/results/simulate-<seed>.json (default; simulate-<world>-<seed>.json off the default world)
+ *   --two-hours     do labels teach the score? (scripts/lib/sim/two-hours.ts) One merchant, every
+ *                   rule on and its thresholds at the weights' defaults: hour 1 (--seed, the world
+ *                   plus an attack the default weights never saw) on the shipped weights, labelled
+ *                   as a merchant would, a fit proposed and adopted; hour 2 the next day
+ *                   (--second-seed, default seed + 1) on the adopted weights. --events, --world,
+ *                   --db, --attack-share, --share apply (--share relay_promo_farm=N: the unseen
+ *                   attack's weight, 12 by default); report bench/results/two-hours-<seed>.md, .json.
+ *                   --found-out relay_promo_farm=0.5: the merchant also learns the truth of half
+ *                   that population's allowed events (beside the 5% sample of all of them)
  *   --ci-baseline   run CI's small mixes (docs/detection-baseline.json's `ci` and `ci_refunds`:
  *                   world, seed, events, hours, populations, configurations) and record their
  *                   figures there for the int test. A run with no world is played on `classic`
@@ -48,22 +57,28 @@ import {
   summaryTable,
 } from "./lib/sim/report.ts";
 import { configurationsOf, simulate } from "./lib/sim/run.ts";
+import { twoHours, UNSEEN } from "./lib/sim/two-hours.ts";
+import { twoHoursReport } from "./lib/sim/two-hours-report.ts";
 import { type Configuration, remoteWarden, startWarden, type Warden } from "./lib/sim/warden.ts";
 import { worldOf } from "./lib/sim/worlds.ts";
 
 const argv = process.argv.slice(2);
-// A switch without a value: taken out before the --name value pairs are read.
+// Switches without a value: taken out before the --name value pairs are read.
 const ciBaseline = argv.includes("--ci-baseline");
-const args = flags(argv.filter((arg) => arg !== "--ci-baseline"));
+const twoHourMode = argv.includes("--two-hours");
+const args = flags(argv.filter((arg) => arg !== "--ci-baseline" && arg !== "--two-hours"));
 const BASELINE = `${ROOT}/docs/detection-baseline.json`;
 const db = (args.db ?? "embedded") as "embedded" | "postgres";
 const list = (value: string | undefined) => (value ?? "").split(",").filter(Boolean);
-const shares = Object.fromEntries(
-  list(args.share).map((pair) => {
-    const [name = "", weight = ""] = pair.split("=");
-    return [name, Number(weight)];
-  }),
-);
+/** name=number pairs separated by commas (--share, --found-out). */
+const numbersOf = (value: string | undefined): Record<string, number> =>
+  Object.fromEntries(
+    list(value).map((pair) => {
+      const [name = "", weight = ""] = pair.split("=");
+      return [name, Number(weight)];
+    }),
+  );
+const shares = numbersOf(args.share);
 /** The mix the flags ask for. */
 const flagged: MixOptions = {
   world: args.world ?? "default",
@@ -130,6 +145,33 @@ async function settingsOf(value: string): Promise<Record<string, unknown>> {
   }
 }
 
+/** --two-hours: both hours with a progress bar each, the report printed and written. */
+async function playTwoHours(warden: Warden, where: string, commit: string) {
+  const secondSeed = Number(args["second-seed"] ?? flagged.seed + 1);
+  let bar = progressBar("");
+  let current = "";
+  const foundOut = numbersOf(args["found-out"]);
+  const options = { ...flagged, secondSeed, ...(args["found-out"] ? { foundOut } : {}) };
+  const result = await twoHours(warden, options, (stage, done, total) => {
+    if (stage !== current) {
+      if (current) bar.done(`${current}: done`);
+      current = stage;
+      bar = progressBar(stage.padEnd(10));
+    }
+    bar.update((done / total) * 100, `${done}/${total}`);
+  });
+  bar.done(`${current}: done`);
+  const found = args["found-out"] ? `, found out besides the sample: ${args["found-out"]}` : "";
+  const header = `world ${flagged.world}, seeds ${flagged.seed} and ${secondSeed}, ${flagged.events} events an hour${found}, ${where}, commit ${commit}`;
+  const report = twoHoursReport(result, header, UNSEEN);
+  console.log(`\n${report}`);
+  const out = args.out ?? `bench/results/two-hours-${flagged.seed}.json`;
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out.replace(/\.json$/, ".md"), `${report}\n`);
+  await writeFile(out, `${JSON.stringify({ ...options, commit, ...result }, null, 2)}\n`);
+  console.error(`\nreport: ${out.replace(/\.json$/, ".md")} and ${out}`);
+}
+
 async function main() {
   if (db !== "embedded" && db !== "postgres")
     throw new Error(`--db must be embedded or postgres (got ${db})`);
@@ -153,6 +195,11 @@ async function main() {
       "--url: the server keeps the wall clock, so simulated time is compressed and every window sees more traffic than it would",
     );
   const where = args.url ? `--url ${args.url}` : `${db} database`;
+  if (twoHourMode) {
+    await playTwoHours(warden, where, commit);
+    await warden.close();
+    return;
+  }
   const command = `npm run simulate -- ${argv.join(" ")}`.trim();
   const report = ciBaseline
     ? { command, commit, runs: await recordCiRuns(warden, where, commit) }

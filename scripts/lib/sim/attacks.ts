@@ -3,7 +3,8 @@
  * resets, residential proxies, stealth browsers, sleep jitter). Every event here is labelled
  * an attack; one let through is a miss. Account attacks: account-attacks.ts; scripted ones:
  * bot-attacks.ts; those that stay under what the rules count: careful-attacks.ts; what they
- * are made of: attacker.ts.
+ * are made of: attacker.ts. The attack the default weights never saw (share 0: in no world's
+ * mix unless asked for): unseen-attack.ts.
  */
 import {
   accountFarm,
@@ -16,6 +17,7 @@ import { cardTesting, credentialStuffing, headless } from "./bot-attacks.ts";
 import { agedReferralRing, cardFarm, hostingBurst } from "./careful-attacks.ts";
 import type { Population } from "./population.ts";
 import { refundAbuser } from "./refunds.ts";
+import { relayPromoFarm } from "./unseen-attack.ts";
 
 export const ATTACKS: readonly Population[] = [
   disposableFarm,
@@ -31,4 +33,5 @@ export const ATTACKS: readonly Population[] = [
   cardFarm,
   agedReferralRing,
   hostingBurst,
+  relayPromoFarm,
 ];

@@ -126,19 +126,27 @@ async function connectStripeWebhook(api: Api, email: string): Promise<StripeWebh
   return { path: new URL(saved.stripe_webhook_url).pathname, secret };
 }
 
-/** A new merchant signed up, confirmed and logged in: its console API and email. */
+/**
+ * A new merchant signed up, confirmed and logged in: its console API and email. The API logs
+ * in again when the session has expired (the simulated clock may have moved on by months).
+ */
 export async function merchantConsole(
   warden: Warden,
   label: string,
 ): Promise<{ api: Api; email: string }> {
   const email = `sim-${label}-${Date.now().toString(36)}@example.com`;
-  const token = await signUpMerchant(
-    warden.base,
-    warden.dataDir,
-    "simulate detection quality",
-    email,
-  );
-  const api: Api = (path, init = {}) => call(warden.base, path, { ...init, token });
+  const password = "simulate detection quality";
+  let token = await signUpMerchant(warden.base, warden.dataDir, password, email);
+  const api: Api = async (path, init = {}) => {
+    try {
+      return await call(warden.base, path, { ...init, token });
+    } catch (error) {
+      if (!String(error).includes("HTTP 401")) throw error;
+      const login = { body: { email, password } };
+      token = (await call<{ token: string }>(warden.base, "/api/auth/login", login)).token;
+      return call(warden.base, path, { ...init, token });
+    }
+  };
   return { api, email };
 }
 
@@ -155,13 +163,14 @@ export async function putRuleSettings(api: Api, settings: Record<string, unknown
 /**
  * A new merchant set up through the API as a person would: signup, confirm, login, the
  * templates (or every rule) on, its own rule settings if any, the shop's origin allowed (the
- * collector needs it), Stripe's webhook connected, a secret and a publishable key.
+ * collector needs it), Stripe's webhook connected, a secret and a publishable key; with its
+ * console API, for what a run does later as the merchant.
  */
 export async function setUpMerchant(
   warden: Warden,
   config: Configuration,
   label: string,
-): Promise<Merchant> {
+): Promise<Merchant & { api: Api }> {
   const { api, email } = await merchantConsole(warden, label);
   const templates = await api<Record<string, boolean>>("/api/templates");
   const unknown = config.templates.filter((key) => !(key in templates));
@@ -191,5 +200,5 @@ export async function setUpMerchant(
     body: { name: "simulated shop", kind: "publishable" },
   });
   const webhook = await connectStripeWebhook(api, email);
-  return { secretKey: secret.key, publishableKey: publishable.key, webhook };
+  return { secretKey: secret.key, publishableKey: publishable.key, webhook, api };
 }

@@ -1,0 +1,164 @@
+/**
+ * The fit itself (pure): collected events → examples for the logistic regression (the event
+ * type picks the intercept; label 1 for any event of an attack population), the L2 strength
+ * chosen by log-loss on held-out seeds (one-standard-error rule), the weights rounded to what the file holds, and the
+ * thresholds read off the ordinary events' scores under those rounded weights.
+ */
+import { type Example, type Fitted, fitLogistic } from "../../../server/engine/fit.ts";
+import { scoreOf } from "../../../server/engine/score.ts";
+import { SIGNAL_KEYS, type Signal, type SignalKey } from "../../../server/engine/signals.ts";
+import { SCREEN_TYPES, type ScreenType } from "../../../shared/schemas/screening.ts";
+import type { Thresholds, Weights } from "../../../shared/score/weights.ts";
+import { CEILINGS, type Ceilings, thresholdOf } from "./thresholds.ts";
+
+/** What the fit reads of a collected event. */
+export type Labelled = {
+  seed: number;
+  type: string;
+  attack: boolean;
+  signals: Readonly<Record<string, number>>;
+};
+
+/** The weights as the file holds them: 3 decimals. */
+export type Model = Pick<Weights, "intercepts" | "weights">;
+
+export const DECIMALS = 3;
+
+/** x to the file's precision (never -0, which JSON writes as 0 and would read back unequal). */
+export function rounded(x: number): number {
+  const r = Math.round(x * 10 ** DECIMALS) / 10 ** DECIMALS;
+  return r === 0 ? 0 : r;
+}
+
+export function examplesOf(rows: readonly Labelled[]): Example[] {
+  return rows.map((r) => ({ group: r.type, x: r.signals, y: r.attack ? 1 : 0 }));
+}
+
+/** The model's probability of an attack for one event, before any rounding. */
+function probability(fitted: Fitted, row: Labelled): number {
+  let z = fitted.intercepts[row.type] ?? 0;
+  for (const [key, value] of Object.entries(row.signals)) z += (fitted.weights[key] ?? 0) * value;
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** The summed log-loss of `rows` under `fitted` (probabilities held away from 0 and 1). */
+export function logLoss(fitted: Fitted, rows: readonly Labelled[]): number {
+  let sum = 0;
+  for (const row of rows) {
+    const p = Math.min(1 - 1e-15, Math.max(1e-15, probability(fitted, row)));
+    sum -= row.attack ? Math.log(p) : Math.log(1 - p);
+  }
+  return sum;
+}
+
+/** One L2 strength's log-loss on held-out folds: the mean over folds and its standard error. */
+export type LambdaLoss = { lambda: number; logLoss: number; se: number };
+
+export type LambdaChoice = { lambda: number; losses: LambdaLoss[] };
+
+/**
+ * The one-standard-error rule: the largest lambda whose held-out log-loss is within one
+ * standard error of the lowest. Log-loss on this simulator keeps falling, a little, as lambda
+ * goes to 0 (signals seen on attacks only then get ever larger weights); the rule takes the
+ * simplest model the folds cannot tell from the best.
+ */
+export function oneStandardError(losses: readonly LambdaLoss[]): number {
+  const best = losses.reduce<LambdaLoss | null>(
+    (b, l) => (b === null || l.logLoss < b.logLoss ? l : b),
+    null,
+  );
+  if (!best) throw new Error("no lambda to choose from");
+  return Math.max(
+    ...losses.filter((l) => l.logLoss <= best.logLoss + best.se).map((l) => l.lambda),
+  );
+}
+
+/**
+ * Each candidate's log-loss on seeds the fit did not see (the training seeds in `folds` folds,
+ * seed i of the sorted seeds in fold i mod folds), and the one chosen by oneStandardError.
+ */
+export function chooseLambda(
+  rows: readonly Labelled[],
+  lambdas: readonly number[],
+  folds: number,
+): LambdaChoice {
+  const seeds = [...new Set(rows.map((r) => r.seed))].sort((a, b) => a - b);
+  if (seeds.length < folds || folds < 2)
+    throw new Error(`choosing lambda needs at least ${Math.max(2, folds)} seeds`);
+  const foldOf = new Map(seeds.map((seed, i) => [seed, i % folds]));
+  const parts = Array.from({ length: folds }, (_, k) => ({
+    train: rows.filter((r) => foldOf.get(r.seed) !== k),
+    test: rows.filter((r) => foldOf.get(r.seed) === k),
+  }));
+  const losses = lambdas.map((lambda) => {
+    const perFold = parts.map(({ train, test }) => {
+      const fitted = fitLogistic(examplesOf(train), { keys: SIGNAL_KEYS, lambda });
+      return logLoss(fitted, test) / test.length;
+    });
+    const mean = perFold.reduce((a, b) => a + b, 0) / folds;
+    const variance = perFold.reduce((a, b) => a + (b - mean) ** 2, 0) / (folds - 1);
+    return { lambda, logLoss: mean, se: Math.sqrt(variance / folds) };
+  });
+  return { lambda: oneStandardError(losses), losses };
+}
+
+/** The weights fitted on `rows`, rounded, in SCREEN_TYPES and SIGNAL_KEYS order. */
+export function fitModel(rows: readonly Labelled[], lambda: number): Model {
+  const fitted = fitLogistic(examplesOf(rows), { keys: SIGNAL_KEYS, lambda });
+  const intercepts: Model["intercepts"] = {};
+  for (const type of SCREEN_TYPES) {
+    const b = fitted.intercepts[type];
+    if (b !== undefined) intercepts[type] = rounded(b);
+  }
+  return {
+    intercepts,
+    weights: Object.fromEntries(SIGNAL_KEYS.map((k) => [k, rounded(fitted.weights[k] ?? 0)])),
+  };
+}
+
+/** A collected event's signals as scoreOf reads them. */
+export function signalList(signals: Readonly<Record<string, number>>): Signal[] {
+  return Object.entries(signals).map(([signal, value]) => ({
+    signal: signal as SignalKey,
+    value,
+    detail: "",
+  }));
+}
+
+/** The score `model` gives an event (what Warden would answer with these weights). */
+export function scoreWith(model: Model, row: Pick<Labelled, "type" | "signals">): number {
+  const weights: Weights = { version: "", fitted: {}, thresholds: {}, ...model };
+  return scoreOf(row.type as ScreenType, signalList(row.signals), weights).score;
+}
+
+export type ThresholdChoice = {
+  thresholds: Thresholds;
+  /** Ordinary events per type the thresholds were read from. */
+  ordinary: Partial<Record<ScreenType, number>>;
+  /** Types with too few ordinary events: no threshold (thresholds.ts SAFE_DEFAULT). */
+  safeDefault: ScreenType[];
+};
+
+/** Per event type, the thresholds meeting `ceilings` on the ordinary events of `rows`. */
+export function thresholdsOf(
+  model: Model,
+  rows: readonly Labelled[],
+  ceilings: Ceilings = CEILINGS,
+): ThresholdChoice {
+  const scores = new Map<string, number[]>();
+  for (const row of rows) {
+    if (row.attack) continue;
+    const list = scores.get(row.type) ?? [];
+    list.push(scoreWith(model, row));
+    scores.set(row.type, list);
+  }
+  const choice: ThresholdChoice = { thresholds: {}, ordinary: {}, safeDefault: [] };
+  for (const type of SCREEN_TYPES) {
+    const list = scores.get(type) ?? [];
+    const { safeDefault, ...threshold } = thresholdOf(list, ceilings);
+    choice.thresholds[type] = threshold;
+    choice.ordinary[type] = list.length;
+    if (safeDefault) choice.safeDefault.push(type);
+  }
+  return choice;
+}

@@ -128,6 +128,18 @@ describe("signalsOf", () => {
       expected: { signups_device: 1, returning_account: 1 },
     },
     {
+      name: "a known bot's user agent counts; a backend that sends none says nothing",
+      subject: event({ browser, userAgent: "python-requests/2.31" }),
+      features: { bot: true },
+      expected: { bot_user_agent: 1, returning_account: 1 },
+    },
+    {
+      name: "no user agent at all",
+      subject: event({ browser, userAgent: null }),
+      features: {},
+      expected: { returning_account: 1 },
+    },
+    {
       name: "a browser time zone foreign to the address's country",
       subject: event({ browser, timezone: "Asia/Manila" }),
       features: { timezoneFitsCountry: false },

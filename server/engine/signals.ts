@@ -183,9 +183,9 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
   if (!browser && !subject.deviceId) add("no_browser", 1, "no collector token and no device id");
   if (browser?.webdriver)
     add("webdriver", 1, "the browser reports it is automated (navigator.webdriver)");
-  if (features.bot || !subject.userAgent) {
-    add("bot_user_agent", 1, subject.userAgent ? "user agent is a known bot" : "no user agent");
-  }
+  // A missing user agent says nothing here: many backends do not forward it (rule_scraping
+  // may still review it); a bot's own user agent does.
+  if (subject.userAgent && features.bot) add("bot_user_agent", 1, "user agent is a known bot");
   const behavior = browser?.behavior ?? null;
   if (behavior) {
     if (behavior.pointerEvents + behavior.keyEvents === 0) {

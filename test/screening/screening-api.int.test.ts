@@ -113,7 +113,10 @@ describe.each(DB_KINDS)("screening API (%s)", (kind) => {
       ],
       monitored: [],
     });
-    expect(sixth.score).toBeGreaterThanOrEqual(80);
+    // The risk score is its parts' sum (no threshold acts: no template is on).
+    const sum = sixth.contributions.reduce((total, c) => total + c.points, 0);
+    expect(sixth.score).toBe(Math.max(0, Math.min(100, sum)));
+    expect(sixth.contributions[0]).toMatchObject({ signal: "baseline" });
     expect(sixth.took_ms).toBeGreaterThan(0);
     expect(sixth.id).toMatch(/^[0-9a-f-]{36}$/);
     // An hour later the window has moved on.

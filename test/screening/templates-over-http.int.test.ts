@@ -49,7 +49,9 @@ const CASES: Case[] = [
     },
     before: [],
     event: { type: "checkout", email: "disputer@example.com" },
-    decision: "review",
+    // The rule reviews; the template's score threshold for checkouts blocks: a dispute alone
+    // weighs about 78 points (default-weights.json), above the block threshold.
+    decision: "block",
     rule: "rule_farming",
     message: /1 dispute\(s\) in 180 days/,
   },

@@ -1,4 +1,8 @@
-/** Under a template: the rules it turns on, and the values it sets on them. */
+/**
+ * Under a template: the rules it turns on, the values it sets on them, and the event types
+ * whose risk score it judges (thresholds on the Risk score page).
+ */
+import { Link } from "react-router";
 import type { TemplateEntry } from "../../../../shared/catalog/templates.ts";
 import type { RuleKey } from "../../../../shared/schemas/rules.ts";
 import { formatSettingValue, ruleLabel, settingLabel } from "../../lib/rule-format.ts";
@@ -15,6 +19,11 @@ export function TemplatePresets({ template }: { template: TemplateEntry }) {
           </li>
         ))}
       </ul>
+      <p className="preset-values" data-score-types={template.scoreTypes.join(",")}>
+        The risk score also reviews or blocks its{" "}
+        {template.scoreTypes.map((type) => type.replace("_", " ")).join(" and ")} events past the
+        thresholds on the <Link to="/homepage/risk-score">Risk score</Link> page.
+      </p>
     </div>
   );
 }

@@ -20,7 +20,6 @@ import {
 import { throughText } from "./rules/farming.ts";
 import { RELAY_NETWORKS } from "./rules/timezone-mismatch.ts";
 import type { EventSubject, Features, Policy } from "./types.ts";
-import { span } from "./words.ts";
 
 /** Every signal the score reads, in the order the weights file lists them. */
 export const SIGNAL_KEYS = [
@@ -110,10 +109,10 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
         1,
         first === null
           ? `account not seen in the last ${LINK_WINDOW / DAY} days`
-          : `account ${span(age / MINUTE)} old`,
+          : `account ${ageText(age)} old`,
       );
     } else if (age < DAY) {
-      add("account_young", 1, `account ${span(age / MINUTE)} old`);
+      add("account_young", 1, `account ${ageText(age)} old`);
     } else if (age >= RETURNING) {
       add(
         "returning_account",
@@ -126,9 +125,7 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
       add(
         "device_new",
         1,
-        device === null
-          ? "device never seen before"
-          : `device ${span((now - device) / MINUTE)} old`,
+        device === null ? "device never seen before" : `device ${ageText(now - device)} old`,
       );
     }
   }
@@ -390,6 +387,14 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
     );
   }
   return out;
+}
+
+/** "under a minute", "3 min", "5 h", "12 days". */
+function ageText(ms: number): string {
+  if (ms < MINUTE) return "under a minute";
+  if (ms < HOUR) return `${Math.floor(ms / MINUTE)} min`;
+  if (ms < DAY) return `${Math.floor(ms / HOUR)} h`;
+  return `${Math.floor(ms / DAY)} days`;
 }
 
 function round(x: number): number {

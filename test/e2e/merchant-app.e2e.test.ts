@@ -147,6 +147,14 @@ async function templatesOn(merchant: Merchant, ...keys: string[]) {
 
 async function openShop(browser: Browser, url: string): Promise<Page> {
   const page = await browser.newPage();
+  // A person's Chrome says "Chrome", not "HeadlessChrome" (a bot's user agent, which the risk
+  // score counts): the page and its requests get the desktop browser's user agent.
+  const agent = (await page.evaluate(() => navigator.userAgent)).replace(
+    "HeadlessChrome",
+    "Chrome",
+  );
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.setUserAgentOverride", { userAgent: agent });
   await page.goto(url);
   await page.locator("#signup").waitFor();
   return page;

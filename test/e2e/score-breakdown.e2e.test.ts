@@ -59,7 +59,7 @@ describe("risk score breakdown in Chromium", () => {
       t.clock.advance(60_000);
     }
     // Now a third with the same card, from a hosting provider's address (Scaleway), a
-    // disposable email, no user agent and no collector token nor device id.
+    // disposable email, and no collector token nor device id.
     reviewed = await backend.decide({
       type: "signup",
       user_id: "u-card-3",
@@ -105,7 +105,6 @@ describe("risk score breakdown in Chromium", () => {
         "accounts_on_card",
         "hosting_network",
         "no_browser",
-        "bot_user_agent",
         "disposable_email",
       ]),
     );

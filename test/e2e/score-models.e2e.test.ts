@@ -15,6 +15,7 @@ import { type Backend, backendOf } from "../helpers/screening.ts";
 import type { TestApp } from "../helpers/test-app.ts";
 
 const BROWSER = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15";
+const BOT = "python-requests/2.31";
 
 describe.each(DB_KINDS)("weights from labels in Chromium (%s)", (kind) => {
   let t: TestApp;
@@ -33,14 +34,14 @@ describe.each(DB_KINDS)("weights from labels in Chromium (%s)", (kind) => {
       body: { ...templates, template_account_farm_shield: true },
     });
     expect(put.status).toBe(200);
-    // Fraud: signups without a user agent; legitimate: from a browser.
+    // Fraud: signups with a bot's user agent; legitimate: from a browser.
     for (let i = 0; i < 50; i++) {
       for (const fraud of [true, false]) {
         const answer = await backend.decide({
           type: "signup",
           email: `${fraud ? "f" : "ok"}${i}@mail.example`,
           ip: fraud ? `198.51.100.${i}` : `203.0.${i}.7`,
-          ...(fraud ? {} : { user_agent: BROWSER }),
+          user_agent: fraud ? BOT : BROWSER,
         });
         t.clock.advance(1000);
         const labelled = await backend.client.json("/api/v1/labels", {
@@ -56,9 +57,13 @@ describe.each(DB_KINDS)("weights from labels in Chromium (%s)", (kind) => {
   });
   afterAll(() => closeConsole({ t, browser }));
 
-  /** The points bot_user_agent adds to the next signup without a user agent. */
+  /** The points bot_user_agent adds to the next signup with a bot's user agent. */
   async function nextBotPoints(n: number) {
-    const answer = await backend.decide({ type: "signup", email: `next${n}@mail.example` });
+    const answer = await backend.decide({
+      type: "signup",
+      email: `next${n}@mail.example`,
+      user_agent: BOT,
+    });
     return answer.contributions.find((c) => c.signal === "bot_user_agent")?.points;
   }
 
@@ -92,7 +97,7 @@ describe.each(DB_KINDS)("weights from labels in Chromium (%s)", (kind) => {
     expect(await proposal.locator('[data-row="recent-blocked"] td').first().innerText()).toMatch(
       / of 100 /,
     );
-    // Every label without a user agent is fraud: that signal's weight goes up.
+    // Every label with a bot's user agent is fraud: that signal's weight goes up.
     const change = proposal.locator('[data-changes] [data-signal="bot_user_agent"] td');
     const [from, to] = await Promise.all([change.first().innerText(), change.last().innerText()]);
     expect(Number(to.replace("−", "-"))).toBeGreaterThan(Number(from.replace("−", "-")));

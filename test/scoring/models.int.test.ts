@@ -25,12 +25,12 @@ const DAY = 86_400_000;
 
 type ErrorBody = { error: { code: string; message: string; issues?: { path: string }[] } };
 
-/** A signup the labels will call fraud (no user agent: bot_user_agent fires) or legitimate. */
+/** A signup the labels will call fraud (a bot's user agent: bot_user_agent fires) or legitimate. */
 const signup = (n: number, fraud: boolean) => ({
   type: "signup" as const,
   email: `${fraud ? "f" : "ok"}${n}@mail.example`,
   ip: fraud ? `198.51.100.${n % 250}` : `203.0.${n % 250}.7`,
-  ...(fraud ? {} : { user_agent: BROWSER }),
+  user_agent: fraud ? BOT : BROWSER,
 });
 
 async function label(backend: Backend, id: string, value: "fraud" | "legitimate") {
@@ -41,12 +41,13 @@ async function label(backend: Backend, id: string, value: "fraud" | "legitimate"
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
-/** The points bot_user_agent adds to a screening without a user agent, as answered. */
+/** The points bot_user_agent adds to a screening with a bot's user agent, as answered. */
 async function botPoints(backend: Backend, n: number): Promise<number | undefined> {
   const answer = await backend.decide({
     type: "signup",
     email: `next${n}@mail.example`,
     ip: "198.51.100.7",
+    user_agent: BOT,
   });
   return answer.contributions.find((c) => c.signal === "bot_user_agent")?.points;
 }
@@ -177,7 +178,7 @@ describe.each(DB_KINDS)("labels that teach (%s)", (kind) => {
     }
     // The last 30 days: every scored screening (111 labelled, the one above, nothing else).
     expect(metrics.recent.screenings).toBe(112);
-    // Every label without a user agent is fraud: that signal's weight goes up.
+    // Every label with a bot's user agent is fraud: that signal's weight goes up.
     const change = metrics.changes.find((c) => c.signal === "bot_user_agent");
     expect(change && change.to > change.from, JSON.stringify(metrics.changes)).toBe(true);
 

@@ -268,7 +268,7 @@ ${calibration}`;
 /** Why a signal is never seen in the training data, where the cause is known. */
 const UNSEEN: Record<string, string> = {
   returning_account:
-    "it needs an account first seen 30 days or more before, but the first sighting is read from the linked-identity rows of the last 30 days (server/engine/links.ts, LINK_WINDOW), asked only by signups, trials, promos and referrals: it cannot fire",
+    "an account first seen 7 days or more before, read from the linked-identity rows of the last 30 days (server/engine/links.ts, LINK_WINDOW), asked only by signups, trials, promos and referrals; the simulator's returning customers log in and check out, so it never fires here",
   unknown_network: "every simulated address is in a range the offline geo data places",
   referrer_mismatch: "the simulated shop's page and origin always agree",
 };

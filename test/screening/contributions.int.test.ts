@@ -18,13 +18,15 @@ import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
 /**
  * A signup with several signals: an address Scaleway hosts (the offline geo data's hosting
- * list), a disposable domain, no user agent, no collector token nor device id, a new account.
+ * list), a disposable domain, a bot's user agent, no collector token nor device id, a new
+ * account.
  */
 const SIGNALLED = {
   type: "signup",
   user_id: "u-signalled",
   email: "temp@mailinator.com",
   ip: "51.15.0.1",
+  user_agent: "python-requests/2.31",
 } as const;
 
 const sum = (parts: readonly Contribution[]) => parts.reduce((total, c) => total + c.points, 0);

@@ -1,7 +1,17 @@
 /** The fit's pure steps: lambda by the one-standard-error rule, rounding, thresholds per type. */
 import { describe, expect, it } from "vitest";
+import { type Example, fitLogistic } from "../../../server/engine/fit.ts";
+import { SIGNAL_KEYS } from "../../../server/engine/signals.ts";
 import { SCREEN_TYPES } from "../../../shared/schemas/screening.ts";
-import { type Labelled, oneStandardError, rounded, scoreWith, thresholdsOf } from "./train.ts";
+import {
+  fitWithSigns,
+  type Labelled,
+  NEVER_NEGATIVE,
+  oneStandardError,
+  rounded,
+  scoreWith,
+  thresholdsOf,
+} from "./train.ts";
 
 describe("oneStandardError", () => {
   it.each([
@@ -83,5 +93,42 @@ describe("thresholdsOf", () => {
     expect(Object.keys(choice.thresholds)).toEqual([...SCREEN_TYPES]);
     expect(choice.safeDefault).toEqual([...SCREEN_TYPES]);
     expect(choice.thresholds.checkout).toEqual({ review: null, block: null });
+  });
+});
+
+describe("fitWithSigns", () => {
+  // signups_subnet seen only on ordinary events: fitted freely its weight is negative.
+  const rows: Example[] = [
+    ...Array.from(
+      { length: 200 },
+      (_, i): Example => ({
+        group: "signup",
+        x: i % 2 ? { signups_subnet: 1 } : {},
+        y: 0,
+      }),
+    ),
+    ...Array.from({ length: 100 }, () => ({
+      group: "signup",
+      x: { hosting_network: 1 },
+      y: 1 as const,
+    })),
+    ...Array.from({ length: 20 }, () => ({ group: "signup", x: {}, y: 1 as const })),
+  ];
+
+  it("holds a count an attacker repeats at 0 instead of letting it lower the score", () => {
+    const free = fitLogistic(rows, { keys: SIGNAL_KEYS, lambda: 1 });
+    expect(free.weights.signups_subnet).toBeLessThan(-0.5);
+    const held = fitWithSigns(rows, 1);
+    expect(held.weights.signups_subnet).toBe(0);
+    expect(held.weights.hosting_network).toBeGreaterThan(1);
+    expect(Object.keys(held.weights)).toEqual([...SIGNAL_KEYS]);
+  });
+
+  it("leaves a signal outside the set free to go negative", () => {
+    const relay: Example[] = rows.map((r) =>
+      r.x.signups_subnet ? { ...r, x: { relay_email: 1 } } : r,
+    );
+    expect(NEVER_NEGATIVE.has("relay_email")).toBe(false);
+    expect(fitWithSigns(relay, 1).weights.relay_email).toBeLessThan(-0.5);
   });
 });

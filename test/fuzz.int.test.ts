@@ -122,6 +122,7 @@ describe("fuzz", () => {
   const figures = { cases: 0, fiveHundreds: 0, storedFromRejected: 0 };
   const failures: string[] = [];
   let userId = "";
+  let accountId = "";
 
   beforeAll(async () => {
     t = await startTestApp("embedded", {
@@ -131,6 +132,7 @@ describe("fuzz", () => {
     });
     const merchant = await signedInMerchant(t, "fuzz@example.com");
     userId = (await t.prisma.user.findUniqueOrThrow({ where: { email: merchant.email } })).id;
+    accountId = merchant.accountId;
   });
   afterAll(async () => {
     console.log(
@@ -185,7 +187,7 @@ describe("fuzz", () => {
   async function bearer(signedIn: boolean): Promise<Record<string, string>> {
     if (!signedIn) return {};
     // A fresh session per case: auth.logout may end the previous one.
-    const { token } = await t.app.services.sessions.create(userId);
+    const { token } = await t.app.services.sessions.create(userId, accountId);
     return { authorization: `Bearer ${token}` };
   }
 

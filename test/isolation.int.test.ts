@@ -31,6 +31,33 @@ const INPUTS: Record<string, unknown> = {
   "auth.requestPasswordReset": { email: B_EMAIL },
   "auth.checkResetLink": { tokenHash: "not-a-token", email: B_EMAIL },
   "auth.resetPassword": { tokenHash: "not-a-token", email: B_EMAIL, password: "b new password" },
+  // B asks to act in A's account: refused, B is no member there.
+  "auth.accounts": undefined,
+  "auth.switchAccount": { account_id: "set in beforeAll" },
+  // B's session owes no second factor, and B has none: each is refused with a 400.
+  "auth.verifyTwoFactor": { code: "123456" },
+  "twoFactor.status": undefined,
+  "twoFactor.begin": { password: MERCHANT_PASSWORD },
+  "twoFactor.confirm": { code: "123456" },
+  "twoFactor.disable": { password: MERCHANT_PASSWORD, code: "123456" },
+  "twoFactor.regenerateCodes": { code: "123456" },
+  "audit.list": { action: "rules.,auth.", limit: 200 },
+  "team.get": undefined,
+  "team.invite": { email: "b-invitee@b-side.example", role: "analyst" },
+  // A's invitation and A's owner: 404 for B.
+  "team.revokeInvite": { id: "set in beforeAll" },
+  "team.changeRole": { user_id: "set in beforeAll", role: "viewer" },
+  "team.remove": { user_id: "set in beforeAll" },
+  // B is its account's last owner: 409.
+  "team.leave": undefined,
+  "team.transferOwnership": { user_id: "set in beforeAll" },
+  // Not A's token either: whoever holds an invitation's link may learn whom it invites (the
+  // preview shows it, the refusal of a wrong email names it); test/team covers that refusal.
+  "team.acceptInvite": { token: "not-a-token" },
+  // Not A's token: a preview shows the account's name to whoever holds the link, by design.
+  "team.invitePreview": { token: "not-a-token" },
+  "security.get": undefined,
+  "security.put": { require_two_factor: false, audit_retention_days: 400 },
   "auth.changePassword": { currentPassword: MERCHANT_PASSWORD, password: MERCHANT_PASSWORD },
   "waitlist.join": { email: "b-waitlist@b-side.example" },
   "waitlist.links": undefined,
@@ -68,6 +95,7 @@ const INPUTS: Record<string, unknown> = {
   "screening.screen": { type: "signup", email: "victim@a-secret.example", ip: "192.0.2.200" },
   "screenings.list": { search: "victim@a-secret.example" },
   "screenings.counts": undefined,
+  "screenings.perMinute": undefined,
   "backtest.start": {
     rules: { ...DEFAULT_RULES, rule_high_risk: true, rule_signup_velocity: true },
     templates: DEFAULT_TEMPLATES,
@@ -113,6 +141,7 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
   let t: TestApp;
   let a: Merchant;
   let bUserId = "";
+  let bAccountId = "";
   let markers: string[] = [];
   const swept: string[] = [];
 
@@ -121,6 +150,7 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
     a = await signedInMerchant(t, "merchant-a@a-secret.example");
     const b = await signedInMerchant(t, B_EMAIL);
     bUserId = (await t.prisma.user.findUniqueOrThrow({ where: { email: b.email } })).id;
+    bAccountId = b.accountId;
     const aUser = await t.prisma.user.findUniqueOrThrow({ where: { email: a.email } });
 
     // A's data of every kind, through the same procedures a merchant uses.
@@ -163,6 +193,16 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
     });
     if (!key.ok) throw new Error("A's API key was not created");
     INPUTS["apiKeys.revoke"] = { id: key.data.id };
+    INPUTS["auth.switchAccount"] = { account_id: a.accountId };
+    const invite = await a.browser.mutate<{ id: string }>("team.invite", {
+      email: "a-invitee@a-secret.example",
+      role: "viewer",
+    });
+    expect(invite, "team.invite").toMatchObject({ ok: true });
+    INPUTS["team.revokeInvite"] = { id: (await t.prisma.invite.findFirstOrThrow()).id };
+    INPUTS["team.changeRole"] = { user_id: aUser.id, role: "viewer" };
+    INPUTS["team.remove"] = { user_id: aUser.id };
+    INPUTS["team.transferOwnership"] = { user_id: aUser.id };
     const screened = await fetch(`${t.baseUrl}/api/v1/screen`, {
       method: "POST",
       headers: { authorization: `Bearer ${key.data.key}`, "content-type": "application/json" },
@@ -305,7 +345,7 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
       await t.app.services.outbox.flush();
       t.clock.advance(61 * 60_000); // a fresh rate-limit window for every call
       const before = await aState();
-      const { token } = await t.app.services.sessions.create(bUserId);
+      const { token } = await t.app.services.sessions.create(bUserId, bAccountId);
       const headers = { authorization: `Bearer ${token}` };
       const input = INPUTS[path];
       const response =

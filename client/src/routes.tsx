@@ -25,6 +25,10 @@ export const router = createBrowserRouter([
         lazy: lazyPage(() => import("./features/auth/reset-password-page.tsx")),
       },
       {
+        path: "/invite",
+        lazy: lazyPage(() => import("./features/team/accept-invite-page.tsx")),
+      },
+      {
         path: "/confirm-email",
         lazy: lazyPage(() => import("./features/auth/confirm-email-page.tsx")),
       },
@@ -62,6 +66,8 @@ export const router = createBrowserRouter([
             path: "settings",
             lazy: lazyPage(() => import("./features/settings/settings-page.tsx")),
           },
+          { path: "team", lazy: lazyPage(() => import("./features/team/team-page.tsx")) },
+          { path: "audit", lazy: lazyPage(() => import("./features/audit/audit-page.tsx")) },
           // An unknown console path says so; sending it to the dashboard hid the mistake.
           {
             path: "*",

@@ -2,19 +2,25 @@
  * Who is calling, the same for every transport: a console session (cookie, or its token as a
  * bearer) or a merchant's backend holding an API key. Procedures check `via`, never headers.
  */
+import type { SessionUser } from "../../shared/schemas/auth.ts";
+import type { Role } from "../../shared/team/roles.ts";
 import { AppError } from "./app-error.ts";
 
 export type Caller = {
   accountId: string;
   /** The console user, for session callers. */
   userId?: string;
+  /** The console user's email and role in `accountId`, for session callers. */
+  email?: string;
+  role?: Role;
   via: "session" | "apiKey";
   /** For API-key callers: which key, and whether it may screen (secret) or only collect. */
   key?: { id: string; kind: "secret" | "publishable" };
 };
 
-export function sessionCaller(session: { user: { id: string; accountId: string } }): Caller {
-  return { accountId: session.user.accountId, userId: session.user.id, via: "session" };
+export function sessionCaller(session: { user: SessionUser }): Caller {
+  const { accountId, id, email, role } = session.user;
+  return { accountId, userId: id, email, role, via: "session" };
 }
 
 /**

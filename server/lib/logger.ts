@@ -160,10 +160,11 @@ export async function loggerOptions(options: {
     redact: REDACT,
     mixin: (_line: object, _level: number, logger: object) => requestIdOf(logger),
     serializers: {
-      // The request line carries no headers and no query string (tokens travel in both).
+      // The request line carries no headers and no query string (tokens travel in both), nor
+      // an invitation's token, which travels in the path of its preview.
       req: (req: { method: string; url: string; ip?: string }) => ({
         method: req.method,
-        url: req.url.split("?")[0],
+        url: req.url.split("?")[0]?.replace(/^\/api\/invites\/[^/]+/, "/api/invites/:token"),
         ip: req.ip,
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

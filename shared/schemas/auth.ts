@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Role } from "../team/roles.ts";
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
@@ -45,4 +46,15 @@ export const ZChangePassword = z.strictObject({
 });
 
 export type Credentials = z.infer<typeof ZCredentials>;
-export type SessionUser = { id: string; accountId: string; email: string };
+/**
+ * The signed-in person as the console knows them: `accountId` is the account the session acts
+ * in (one of their memberships, switched in the header), `role` their role there.
+ */
+export type SessionUser = {
+  id: string;
+  accountId: string;
+  email: string;
+  role: Role;
+  /** Whether the person signs in with a second factor (TOTP). */
+  twoFactor: boolean;
+};

@@ -257,6 +257,7 @@ describe.each(DB_KINDS)("labels that teach (%s)", (kind) => {
     clock.advance(125 * DAY);
     const { token } = await t.app.services.sessions.create(
       (await t.prisma.user.findUniqueOrThrow({ where: { email: merchant.email } })).id,
+      merchant.accountId,
     );
     const res = await propose({
       ...merchant,

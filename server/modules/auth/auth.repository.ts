@@ -14,8 +14,15 @@ export function createAuthRepository(prisma: PrismaClient) {
     /** Creates the merchant's account and its owner; null when the email is taken. */
     async createAccountWithUser(email: string, passwordHash: string) {
       try {
-        return await prisma.user.create({
-          data: { email, passwordHash, account: { create: {} } },
+        // The person who signs up owns the account they create.
+        return await prisma.$transaction(async (tx) => {
+          const user = await tx.user.create({
+            data: { email, passwordHash, account: { create: {} } },
+          });
+          await tx.membership.create({
+            data: { accountId: user.accountId, userId: user.id, role: "owner" },
+          });
+          return user;
         });
       } catch (error) {
         if ((error as { code?: string }).code === "P2002") return null;
@@ -52,17 +59,88 @@ export function createAuthRepository(prisma: PrismaClient) {
       return prisma.user.update({ where: { id: userId }, data: { passwordHash } });
     },
 
-    createSession(data: { id: string; secretHash: Uint8Array; userId: string; expiresAt: Date }) {
+    createSession(data: {
+      id: string;
+      secretHash: Uint8Array;
+      userId: string;
+      expiresAt: Date;
+      accountId: string;
+      pendingTwoFactor: boolean;
+    }) {
       return prisma.session.create({
         data: { ...data, secretHash: Buffer.from(data.secretHash) },
       });
     },
 
+    /** The session, its user and the user's memberships (oldest first), in one read. */
     findSessionWithUser(id: string) {
       return prisma.session.findUnique({
         where: { id },
-        include: { user: { select: { id: true, accountId: true, email: true } } },
+        include: {
+          user: {
+            select: {
+              id: true,
+              accountId: true,
+              email: true,
+              totpEnabledAt: true,
+              memberships: {
+                select: {
+                  id: true,
+                  accountId: true,
+                  role: true,
+                  account: { select: { requireTwoFactor: true } },
+                },
+                orderBy: { createdAt: "asc" },
+              },
+            },
+          },
+        },
       });
+    },
+
+    /** The user's memberships, oldest first (the account they signed up with comes first). */
+    memberships(userId: string) {
+      return prisma.membership.findMany({
+        where: { userId },
+        select: { accountId: true, role: true },
+        orderBy: { createdAt: "asc" },
+      });
+    },
+
+    /**
+     * The accounts a person belongs to, for the header's switch: their role, the app's name
+     * from Settings and the first owner's email (an account without a name is known by it).
+     */
+    accountsOf(userId: string) {
+      return prisma.membership.findMany({
+        where: { userId },
+        orderBy: { createdAt: "asc" },
+        select: {
+          accountId: true,
+          role: true,
+          account: {
+            select: {
+              settings: { select: { appName: true } },
+              members: {
+                where: { role: "owner" },
+                orderBy: { createdAt: "asc" },
+                take: 1,
+                select: { user: { select: { email: true } } },
+              },
+            },
+          },
+        },
+      });
+    },
+
+    /** Points the session at another of the user's accounts (switching, or a lost membership). */
+    setSessionAccount(id: string, accountId: string) {
+      return prisma.session.updateMany({ where: { id }, data: { accountId } });
+    },
+
+    /** The second factor was given: the session may act from now on. */
+    completeTwoFactor(id: string) {
+      return prisma.session.updateMany({ where: { id }, data: { pendingTwoFactor: false } });
     },
 
     extendSession(id: string, expiresAt: Date) {

@@ -4,6 +4,7 @@ import type { Credentials } from "../../../shared/schemas/auth.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { Mailer } from "../../lib/mailer.ts";
 import { randomToken, sha256Hex } from "../../lib/tokens.ts";
+import type { AuditService } from "../audit/audit.service.ts";
 import type { Limit, ThrottleService } from "../throttle/throttle.service.ts";
 import type { AuthRepository } from "./auth.repository.ts";
 import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
@@ -31,6 +32,8 @@ export const LIMITS = {
 
 type Deps = {
   repo: AuthRepository;
+  /** Sign-ins and failed sign-ins go to the audit log of each account the person is in. */
+  audit?: Pick<AuditService, "record">;
   sessions: SessionService;
   throttle: ThrottleService;
   mailer: Mailer;
@@ -38,7 +41,33 @@ type Deps = {
   now: () => Date;
 };
 
-export function createAuthService({ repo, sessions, throttle, mailer, publicUrl, now }: Deps) {
+export function createAuthService({
+  repo,
+  sessions,
+  throttle,
+  mailer,
+  audit,
+  publicUrl,
+  now,
+}: Deps) {
+  /** One event in each of the person's accounts (a failed sign-in concerns them all). */
+  async function recordSignIn(
+    user: { id: string; email: string },
+    accountIds: string[],
+    action: string,
+    ip: string | null,
+  ): Promise<void> {
+    if (!audit) return;
+    for (const accountId of accountIds) {
+      await audit.record({
+        accountId,
+        actor: { kind: "member", id: user.id, name: user.email },
+        ip,
+        action,
+      });
+    }
+  }
+
   function link(path: string, token: string, type: string, email: string): string {
     const query = new URLSearchParams({ tokenHash: token, type, email });
     return `${publicUrl}${path}?${query}`;
@@ -117,11 +146,38 @@ export function createAuthService({ repo, sessions, throttle, mailer, publicUrl,
       await throttle.attempt(attemptsKey, LIMITS.loginFailuresPerEmail);
       const user = await repo.findUserByEmail(input.email);
       const ok = await verifyPassword(user?.passwordHash ?? (await decoyHash()), input.password);
+      if (user && !ok) {
+        const accounts = (await repo.memberships(user.id)).map((m) => m.accountId);
+        await recordSignIn(user, accounts, "auth.sign_in_failed", ip);
+      }
       if (!user || !ok) throw new AppError("UNAUTHORIZED", MESSAGES.invalidCredentials);
       await throttle.clear(attemptsKey);
       if (!user.emailConfirmedAt) throw new AppError("FORBIDDEN", MESSAGES.emailNotConfirmed);
-      const session = await sessions.create(user.id);
-      return { ...session, user: { id: user.id, accountId: user.accountId, email: user.email } };
+      // The account they signed up with while they are still in it, else their oldest one.
+      const memberships = await repo.memberships(user.id);
+      const member =
+        memberships.find((m) => m.accountId === user.accountId) ?? memberships[0] ?? null;
+      if (!member) throw new AppError("FORBIDDEN", MESSAGES.noAccount);
+      // With a second factor, the session can do nothing but take the code until it is given.
+      const twoFactor = user.totpEnabledAt !== null;
+      const session = await sessions.create(user.id, member.accountId, twoFactor);
+      await recordSignIn(
+        user,
+        [member.accountId],
+        twoFactor ? "auth.password_accepted" : "auth.sign_in",
+        ip,
+      );
+      return {
+        ...session,
+        twoFactorRequired: twoFactor,
+        user: {
+          id: user.id,
+          accountId: member.accountId,
+          email: user.email,
+          role: member.role,
+          twoFactor,
+        },
+      };
     },
 
     logout(sessionId: string): Promise<void> {
@@ -169,6 +225,13 @@ export function createAuthService({ repo, sessions, throttle, mailer, publicUrl,
       if (!(await repo.spendTokenAndResetPassword(hashed, token.userId, passwordHash, now()))) {
         throw new AppError("BAD_REQUEST", MESSAGES.resetTokenFailed);
       }
+      const accounts = (await repo.memberships(token.userId)).map((m) => m.accountId);
+      await recordSignIn(
+        { id: token.userId, email: token.email },
+        accounts,
+        "auth.password_reset",
+        null,
+      );
       return { message: MESSAGES.passwordUpdated };
     },
 

@@ -4,6 +4,8 @@
  * is extended to a fresh 30 days.
  */
 import type { SessionUser } from "../../../shared/schemas/auth.ts";
+import type { Role } from "../../../shared/team/roles.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { randomToken, sameBytes, sha256Bytes } from "../../lib/tokens.ts";
 import type { AuthRepository } from "./auth.repository.ts";
 
@@ -22,15 +24,41 @@ export function isSessionToken(token: string): boolean {
   return TOKEN_SHAPE.test(token);
 }
 
-export type ValidSession = { id: string; expiresAt: Date; user: SessionUser; extended: boolean };
+export type ValidSession = {
+  id: string;
+  expiresAt: Date;
+  user: SessionUser;
+  extended: boolean;
+  /** Password given, second factor not yet: only that step and logout may use it. */
+  pendingTwoFactor: boolean;
+  /** The account requires a second factor of every member and this person has none yet. */
+  mustEnrolTwoFactor: boolean;
+  /** Every account the person belongs to, with their role there (for the header's switch). */
+  accounts: { accountId: string; role: Role }[];
+};
 
 export function createSessionService(repo: AuthRepository, now: () => Date) {
   return {
-    async create(userId: string): Promise<{ token: string; expiresAt: Date }> {
+    /**
+     * A session acting in `accountId`; `pendingTwoFactor` when the person has a second factor
+     * still to give.
+     */
+    async create(
+      userId: string,
+      accountId: string,
+      pendingTwoFactor = false,
+    ): Promise<{ token: string; expiresAt: Date }> {
       const id = randomToken();
       const secret = randomToken();
       const expiresAt = new Date(now().getTime() + SESSION_MS);
-      await repo.createSession({ id, secretHash: sha256Bytes(secret), userId, expiresAt });
+      await repo.createSession({
+        id,
+        secretHash: sha256Bytes(secret),
+        userId,
+        expiresAt,
+        accountId,
+        pendingTwoFactor,
+      });
       return { token: `${id}.${secret}`, expiresAt };
     },
 
@@ -52,7 +80,56 @@ export function createSessionService(repo: AuthRepository, now: () => Date) {
         expiresAt = new Date(current + SESSION_MS);
         await repo.extendSession(id, expiresAt);
       }
-      return { id, expiresAt, user: row.user, extended };
+      // The account it acts in, if the person is still a member there; else their first
+      // one (removed from an account, a session moves on); with none left, no session.
+      const memberships = row.user.memberships;
+      const member =
+        memberships.find((m) => m.accountId === row.accountId) ?? memberships[0] ?? null;
+      if (!member) return null;
+      if (member.accountId !== row.accountId) await repo.setSessionAccount(id, member.accountId);
+      const twoFactor = row.user.totpEnabledAt !== null;
+      return {
+        id,
+        expiresAt,
+        extended,
+        pendingTwoFactor: row.pendingTwoFactor,
+        mustEnrolTwoFactor: member.account.requireTwoFactor && !twoFactor,
+        user: {
+          id: row.user.id,
+          email: row.user.email,
+          accountId: member.accountId,
+          role: member.role,
+          twoFactor,
+        },
+        accounts: memberships.map((m) => ({ accountId: m.accountId, role: m.role })),
+      };
+    },
+
+    /** The person's accounts, named for the header's switch; the current one marked. */
+    async accounts(session: ValidSession) {
+      const rows = await repo.accountsOf(session.user.id);
+      return rows.map((row) => ({
+        account_id: row.accountId,
+        name:
+          row.account.settings?.appName ||
+          row.account.members[0]?.user.email ||
+          "An account without an owner",
+        role: row.role,
+        current: row.accountId === session.user.accountId,
+      }));
+    },
+
+    /** Acts in another of the person's accounts from the next request on. */
+    async switchAccount(session: ValidSession, accountId: string): Promise<void> {
+      if (!session.accounts.some((a) => a.accountId === accountId)) {
+        throw new AppError("NOT_FOUND", "You are not a member of that account.");
+      }
+      await repo.setSessionAccount(session.id, accountId);
+    },
+
+    /** The second factor was given: the session is whole. */
+    completeTwoFactor(sessionId: string): Promise<unknown> {
+      return repo.completeTwoFactor(sessionId);
     },
 
     async invalidate(sessionId: string): Promise<void> {

@@ -39,7 +39,9 @@ type Deps = {
    * The merchant's risk-score settings: its adopted weights (null: the shipped defaults) and
    * its own thresholds (modules/scoring). Absent: the defaults, thresholds from templates.
    */
-  scoring?: { inForce(accountId: string): Promise<{ weights: Weights | null; thresholds: Thresholds }> };
+  scoring?: {
+    inForce(accountId: string): Promise<{ weights: Weights | null; thresholds: Thresholds }>;
+  };
   changes: ChangeFeed;
   now: () => Date;
   maxAgeMs?: number;

@@ -66,6 +66,7 @@ export function collectRouteTable(services: Services): Route[] {
       url: "/v1/collect",
       tag: "screening",
       summary: "The CORS preflight of a collect sent as application/json",
+      op: "collect.token",
       auth: "none",
       hide: true,
       query: ZCollectQuery,
@@ -82,6 +83,7 @@ export function collectRouteTable(services: Services): Route[] {
       url: "/v1/collect",
       tag: "screening",
       summary: "Browser collector (warden.js): turn what the page saw into a signals token",
+      op: "collect.token",
       auth: "publishableKey",
       query: ZCollectQuery,
       // The key, the Origin and both budgets before the body is read (collector.service.ts).
@@ -123,5 +125,5 @@ export function collectRouteTable(services: Services): Route[] {
 }
 
 export async function collectRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  addRoutes(app, collectRouteTable(services));
+  addRoutes(app, collectRouteTable(services), services);
 }

@@ -25,6 +25,7 @@ export function reviewRouteTable(services: Services): Route[] {
       tag: "decisions",
       summary:
         "Label a screening or a charge fraud or legitimate (a new label keeps the old one as history)",
+      op: "labelsApi.create",
       auth: "apiKey",
       body: ZLabelInput,
       response: ZLabelView,
@@ -41,6 +42,7 @@ export function reviewRouteTable(services: Services): Route[] {
       tag: "decisions",
       summary:
         "One screening: its decision, reasons, review state, labels and linked accounts (other accounts sharing its device, email, card, referrer or IP in the 30 days before it)",
+      op: "screeningsApi.get",
       auth: "apiKey",
       params: ZScreeningRef,
       response: ZScreeningDetail,
@@ -52,6 +54,7 @@ export function reviewRouteTable(services: Services): Route[] {
       url: "/v1/screenings/:id/decision",
       tag: "decisions",
       summary: "Settle a screening answered `review`: approve or deny, with an optional note",
+      op: "screeningsApi.decide",
       auth: "apiKey",
       params: ZScreeningRef,
       body: ZReviewDecisionInput,
@@ -66,6 +69,7 @@ export function reviewRouteTable(services: Services): Route[] {
       url: "/v1/charges/:id",
       tag: "decisions",
       summary: "One charge's review: its state, the rules' reasons and its labels",
+      op: "chargesApi.get",
       auth: "apiKey",
       params: ZChargeRef,
       response: ZChargeReviewDetail,
@@ -77,6 +81,7 @@ export function reviewRouteTable(services: Services): Route[] {
       url: "/v1/charges/:id/decision",
       tag: "decisions",
       summary: "Settle a charge the rules sent to review: approve or deny, with an optional note",
+      op: "chargesApi.decide",
       auth: "apiKey",
       params: ZChargeRef,
       body: ZReviewDecisionInput,
@@ -90,5 +95,5 @@ export function reviewRouteTable(services: Services): Route[] {
 }
 
 export async function reviewRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  addRoutes(app, reviewRouteTable(services));
+  addRoutes(app, reviewRouteTable(services), services);
 }

@@ -8,13 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError } from "../../lib/app-error.ts";
 import type { Caller } from "../../lib/caller.ts";
+import type { Services } from "../../services.ts";
 import { toPublicError } from "../errors.ts";
 import { addRoutes, route } from "./route.ts";
 
 const CALLERS: Record<string, Caller> = {
   secret: { accountId: "acct_s", via: "apiKey", key: { id: "k1", kind: "secret" } },
   publishable: { accountId: "acct_p", via: "apiKey", key: { id: "k2", kind: "publishable" } },
-  session: { accountId: "acct_c", userId: "u1", via: "session" },
+  session: { accountId: "acct_c", userId: "u1", role: "viewer", via: "session" },
 };
 
 const ZBody = z.strictObject({ name: z.string().min(1) });
@@ -26,6 +27,7 @@ const routes = [
     url: "/screen",
     tag: "t",
     summary: "an API-key route",
+    op: "screening.screen",
     auth: "apiKey",
     body: ZBody,
     response: ZAnswer,
@@ -36,6 +38,7 @@ const routes = [
     url: "/console",
     tag: "t",
     summary: "a session route",
+    op: "dashboard.summary",
     auth: "session",
     query: z.object({ limit: z.coerce.number().int().max(10) }),
     response: null,
@@ -46,6 +49,7 @@ const routes = [
     url: "/admitted",
     tag: "t",
     summary: "a route with checks before its body",
+    op: "collect.token",
     auth: "none",
     query: z.object({ key: z.string().optional() }),
     admit: async ({ query }) => {
@@ -61,6 +65,7 @@ const routes = [
     url: "/misfit",
     tag: "t",
     summary: "an answer that does not fit its schema",
+    op: "auth.me",
     auth: "none",
     response: ZAnswer,
     handler: async () => ({ id: 42 }),
@@ -76,13 +81,15 @@ describe("route helper", () => {
     app.addHook("onRequest", async (request) => {
       const caller = CALLERS[String(request.headers["x-caller"])];
       request.caller = caller ?? null;
-      if (caller?.via === "session") request.session = {} as never;
+      if (caller?.via === "session") {
+        request.session = { pendingTwoFactor: false, mustEnrolTwoFactor: false } as never;
+      }
     });
     app.setErrorHandler(async (error, _request, reply) => {
       const pub = toPublicError(error);
       return reply.code(pub.status).send(pub.body);
     });
-    await app.register(async (scope) => addRoutes(scope, routes));
+    await app.register(async (scope) => addRoutes(scope, routes, {} as Services));
   });
   afterAll(() => app.close());
 

@@ -6,16 +6,20 @@
  * tRPC adapter uses. Fastify's own JSON-schema validation and serialization are off for these
  * routes: the JSON schemas only document, the zod schemas are the one validator.
  *
- * Each request goes, in this order: the caller's check (so an anonymous call is a 401 before
- * its input is read), the path and query, `admit` (checks that must come before the body),
- * the body, the one call, and its answer parsed with the response schema, as a tRPC
+ * Each request goes, in this order: the caller's check against the route's operation in
+ * transport/access.ts (so an anonymous call is a 401, a role without the permission a 403,
+ * before its input is read), the path and query, `admit` (checks that must come before the
+ * body), the body, the one call through the same gate as the tRPC procedures (which writes a
+ * change's audit event), and its answer parsed with the response schema, as a tRPC
  * procedure's output is (keys the schema does not name are dropped; an answer that does not
  * fit is our fault, a 500).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error.ts";
-import { type Caller, secretKeyCaller } from "../../lib/caller.ts";
+import type { Caller } from "../../lib/caller.ts";
+import type { Services } from "../../services.ts";
+import { admit, pass } from "../access.ts";
 import { zodIssues } from "../errors.ts";
 import { ERROR_BODY, jsonSchema } from "./openapi.plugin.ts";
 
@@ -23,9 +27,10 @@ type Schema = z.ZodType | undefined;
 type Parsed<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
 
 /**
- * Who may call: a console session or a secret API key (both checked here, and again by a
- * procedure behind the route), a publishable key (the collector's; its route checks it in
- * `admit`, with the Origin), or anyone (login).
+ * Who may call, for the docs and the handler's types: a console session or a secret API key
+ * (the operation's need in transport/access.ts is what is checked, and must agree), a
+ * publishable key (the collector's; its route checks it in `admit`, with the Origin), or
+ * anyone (login).
  */
 export type Auth = "session" | "apiKey" | "publishableKey" | "none";
 /** The caller once the route's check has passed: always set for session and API-key routes. */
@@ -48,6 +53,8 @@ export type Route<
   url: string;
   tag: string;
   summary: string;
+  /** The operation in transport/access.ts this route performs: what it needs, what it audits. */
+  op: string;
   auth: A;
   body?: B;
   params?: P;
@@ -124,15 +131,6 @@ function parsed(schema: Schema, value: unknown): unknown {
   return schema ? schema.parse(value) : undefined;
 }
 
-/** The caller the route's auth lets through, or the 401 (403) its caller gets. */
-function callerFor(spec: Route, request: FastifyRequest): Caller | null {
-  if (spec.auth === "apiKey") return secretKeyCaller(request.caller);
-  if (spec.auth === "session" && (request.caller?.via !== "session" || !request.session)) {
-    throw new AppError("UNAUTHORIZED", "Please log in.");
-  }
-  return request.caller;
-}
-
 /** The answer as its schema reads it; one that does not fit is a 500, never the caller's 400. */
 function answerOf(schema: z.ZodType, answer: unknown): unknown {
   const result = schema.safeParse(answer);
@@ -142,7 +140,11 @@ function answerOf(schema: z.ZodType, answer: unknown): unknown {
 }
 
 /** Registers every route of a table on an (encapsulated) plugin. */
-export function addRoutes(app: FastifyInstance, routes: readonly Route[]): void {
+export function addRoutes(
+  app: FastifyInstance,
+  routes: readonly Route[],
+  services: Services,
+): void {
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   for (const spec of routes) {
@@ -152,14 +154,23 @@ export function addRoutes(app: FastifyInstance, routes: readonly Route[]): void 
       ...(spec.bodyLimit && { bodyLimit: spec.bodyLimit }),
       schema: docs(spec),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const call = {
+          services,
+          caller: request.caller,
+          session: request.session,
+          ip: request.ip,
+        };
         const before = {
-          caller: callerFor(spec, request),
+          caller: admit(spec.op, call),
           params: parsed(spec.params, request.params),
           query: parsed(spec.query, request.query),
         };
         const admitted = await spec.admit?.(before as never, request, reply);
         const input = { ...before, admitted, body: parsed(spec.body, request.body) };
-        const answer = await spec.handler(input as never, request, reply);
+        const audited = { ...(before.params as object), ...(input.body as object) };
+        const answer = await pass(spec.op, call, audited, () =>
+          spec.handler(input as never, request, reply),
+        );
         return spec.response ? answerOf(spec.response, answer) : reply.code(204).send();
       },
     });

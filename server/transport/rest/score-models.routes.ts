@@ -20,6 +20,7 @@ export function scoreModelRouteTable(services: Services): Route[] {
       url: "/scoring/models",
       tag: "scoring",
       summary: "The weights in force and every version fitted from your labels, newest first",
+      op: "scoreModels.list",
       auth: "session",
       response: ZScoreModels,
       handler: ({ caller }) => models.list(caller.accountId),
@@ -30,6 +31,7 @@ export function scoreModelRouteTable(services: Services): Route[] {
       tag: "scoring",
       summary:
         "Fit weights on your labelled screenings (at least 50 fraud and 50 legitimate) and store them as a proposal, with a backtest against the weights in force; nothing is adopted",
+      op: "scoreModels.propose",
       auth: "session",
       response: ZScoreModelView,
       errors: [400, 409, 429],
@@ -41,6 +43,7 @@ export function scoreModelRouteTable(services: Services): Route[] {
       tag: "scoring",
       summary:
         "Put a proposed (or retired) version in force; the version in force before is retired",
+      op: "scoreModels.adopt",
       auth: "session",
       params: ZModelRef,
       response: ZScoreModels,
@@ -54,6 +57,7 @@ export function scoreModelRouteTable(services: Services): Route[] {
       tag: "scoring",
       summary:
         "Retire the version in force and put back the one adopted before it (or the shipped defaults)",
+      op: "scoreModels.rollback",
       auth: "session",
       response: ZScoreModels,
       errors: [409],
@@ -63,5 +67,5 @@ export function scoreModelRouteTable(services: Services): Route[] {
 }
 
 export async function scoreModelRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  addRoutes(app, scoreModelRouteTable(services));
+  addRoutes(app, scoreModelRouteTable(services), services);
 }

@@ -26,6 +26,7 @@ export function scoreThresholdsRouteTable(services: Services): Route[] {
       tag: "scoring",
       summary:
         "The risk score's review and block thresholds per event type: in force, where they come from (own, a template, none), and the account's own",
+      op: "scoreThresholds.get",
       auth: "session",
       response: ZThresholdsView,
       handler: ({ caller }) => thresholds.get(caller.accountId),
@@ -36,6 +37,7 @@ export function scoreThresholdsRouteTable(services: Services): Route[] {
       tag: "scoring",
       summary:
         "Replace the account's own thresholds (0–100 or null, review not above block); a type left out follows its templates",
+      op: "scoreThresholds.put",
       auth: "session",
       body: ZThresholdsInput,
       response: ZThresholdsView,
@@ -47,6 +49,7 @@ export function scoreThresholdsRouteTable(services: Services): Route[] {
       url: "/scoring/thresholds/reset",
       tag: "scoring",
       summary: "Drop one event type's own thresholds: its templates' defaults apply again",
+      op: "scoreThresholds.reset",
       auth: "session",
       body: ZThresholdReset,
       response: ZThresholdsView,
@@ -59,6 +62,7 @@ export function scoreThresholdsRouteTable(services: Services): Route[] {
       tag: "scoring",
       summary:
         "What proposed own thresholds would have blocked and reviewed over the last 30 days of screenings, and of the labelled ones, against today's (nothing is saved)",
+      op: "scoreThresholds.preview",
       auth: "session",
       body: ZThresholdsInput,
       response: ZThresholdPreview,
@@ -72,5 +76,5 @@ export async function scoreThresholdsRoutes(
   app: FastifyInstance,
   { services }: { services: Services },
 ) {
-  addRoutes(app, scoreThresholdsRouteTable(services));
+  addRoutes(app, scoreThresholdsRouteTable(services), services);
 }

@@ -26,6 +26,7 @@ export function screeningRouteTable(services: Services): Route[] {
       url: "/v1/screen",
       tag: "screening",
       summary: "Screen an event before it happens: allow, review or block, with reasons",
+      op: "screening.screen",
       auth: "apiKey",
       body: ZScreenInput,
       response: ZScreenResult,
@@ -37,5 +38,5 @@ export function screeningRouteTable(services: Services): Route[] {
 }
 
 export async function screeningRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  addRoutes(app, screeningRouteTable(services));
+  addRoutes(app, screeningRouteTable(services), services);
 }

@@ -1,6 +1,7 @@
 import { allowListRouter } from "./allow-list.router.ts";
 import { allowedOriginsRouter } from "./allowed-origins.router.ts";
 import { apiKeysRouter } from "./api-keys.router.ts";
+import { auditRouter } from "./audit.router.ts";
 import { authRouter } from "./auth.router.ts";
 import { backtestRouter } from "./backtest.router.ts";
 import { blocklistRouter } from "./blocklist.router.ts";
@@ -15,7 +16,9 @@ import { scoreThresholdsRouter } from "./score-thresholds.router.ts";
 import { screeningRouter, screeningsRouter } from "./screening.router.ts";
 import { settingsRouter } from "./settings.router.ts";
 import { stripeRouter } from "./stripe.router.ts";
+import { securityRouter, teamRouter } from "./team.router.ts";
 import { templatesRouter } from "./templates.router.ts";
+import { twoFactorRouter } from "./two-factor.router.ts";
 import { waitlistRouter } from "./waitlist.router.ts";
 import { webhooksRouter } from "./webhooks.router.ts";
 
@@ -42,6 +45,10 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   scoreModels: scoreModelsRouter,
   scoreThresholds: scoreThresholdsRouter,
+  team: teamRouter,
+  security: securityRouter,
+  audit: auditRouter,
+  twoFactor: twoFactorRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -7,6 +7,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { type Caller, secretKeyCaller } from "../../lib/caller.ts";
 import type { ValidSession } from "../../modules/auth/session.service.ts";
 import type { Services } from "../../services.ts";
+import { pass } from "../access.ts";
 import { toPublicError } from "../errors.ts";
 import type { SessionCookie } from "../http/session.plugin.ts";
 
@@ -65,9 +66,33 @@ const mapErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/** Thrown past `pass` so a failed call writes no audit event; its result is returned as is. */
+const FAILED = Symbol("failed");
+
+/**
+ * Every procedure passes the one gate (transport/access.ts), named by its path: the caller's
+ * role is checked there and a change's audit event written there, as for the REST routes.
+ */
+const gate = t.middleware(async ({ ctx, path, getRawInput, next }) => {
+  let failure: Awaited<ReturnType<typeof next>> | null = null;
+  try {
+    return await pass(path, ctx, await getRawInput(), async () => {
+      const result = await next();
+      if (!result.ok) {
+        failure = result;
+        throw FAILED;
+      }
+      return result;
+    });
+  } catch (error) {
+    if (error === FAILED && failure) return failure;
+    throw error;
+  }
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure.use(mapErrors);
+export const publicProcedure = t.procedure.use(mapErrors).use(gate);
 
 /** A signed-in console user: `ctx.user` and `ctx.session` are set from here on. */
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {

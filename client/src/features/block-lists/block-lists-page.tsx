@@ -8,6 +8,7 @@ import {
   normalizeProvider,
   ZBlocklist,
 } from "../../../../shared/schemas/blocklist.ts";
+import { Editable } from "../../components/editable.tsx";
 import { LoadError, SaveStatus } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
@@ -20,8 +21,12 @@ export default function BlockListsPage() {
     <SignedIn>
       <h1>Block lists</h1>
       <p className="config-note">{MESSAGES.blocklistNote}</p>
-      <BlocklistEditor />
-      <AllowListSection />
+      <Editable need="configure">
+        <BlocklistEditor />
+      </Editable>
+      <Editable need="review">
+        <AllowListSection />
+      </Editable>
     </SignedIn>
   );
 }

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { RULE_CATALOG, RULE_GROUPS } from "../../../../shared/catalog/rules.ts";
 import { RULE_KEYS, type RuleKey, type Rules } from "../../../../shared/schemas/rules.ts";
 import type { Templates } from "../../../../shared/schemas/templates.ts";
+import { Editable } from "../../components/editable.tsx";
 import { LoadError, SaveStatus } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { ToggleList } from "../../components/toggle-list.tsx";
@@ -21,7 +22,9 @@ export default function RulesPage() {
   return (
     <SignedIn>
       <h1>Detection Rules (Standard + Advanced)</h1>
-      <RulesEditor />
+      <Editable need="configure">
+        <RulesEditor />
+      </Editable>
     </SignedIn>
   );
 }

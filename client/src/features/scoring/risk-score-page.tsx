@@ -3,6 +3,7 @@
  * last 30 days before saving; below them, the weights fitted on this account's labels
  * (proposed with a backtest, adopted, rolled back).
  */
+import { Editable } from "../../components/editable.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { ScoreModels } from "./score-models.tsx";
 import { ThresholdsSection } from "./thresholds-section.tsx";
@@ -17,8 +18,10 @@ export default function RiskScorePage() {
         Every screening gets a score from 0 to 100: the points of each signal it showed, added up
         (10 points double the odds of an attack). The screening's detail lists them.
       </p>
-      <ThresholdsSection />
-      <ScoreModels />
+      <Editable need="configure">
+        <ThresholdsSection />
+        <ScoreModels />
+      </Editable>
     </SignedIn>
   );
 }

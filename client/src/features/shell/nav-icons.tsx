@@ -8,6 +8,8 @@ const PATHS = {
   screenings: "M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14zM16 16l5 5",
   review: "M4 5h16v11H9l-5 4zM8 10.5l2.5 2.5L16 8",
   more: "M5 12h.01M12 12h.01M19 12h.01",
+  team: "M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM2 21v-1a6 6 0 0 1 12 0v1M16 3.5a4 4 0 0 1 0 7.5M22 21v-1a6 6 0 0 0-4-5.6",
+  audit: "M6 3h9l4 4v14H6zM14 3v5h5M9 12h7M9 16h7M9 8h3",
 } as const;
 
 export type NavIconName = keyof typeof PATHS;

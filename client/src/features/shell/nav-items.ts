@@ -11,4 +11,6 @@ export const NAV: NavItem[] = [
   { to: "/homepage/block-lists", label: "Block lists", icon: "blockLists", inMore: true },
   { to: "/homepage/screenings", label: "Screenings", icon: "screenings" },
   { to: "/homepage/review", label: "Review", icon: "review" },
+  { to: "/homepage/team", label: "Team", icon: "team", inMore: true },
+  { to: "/homepage/audit", label: "Audit log", icon: "audit", inMore: true },
 ];

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TEMPLATE_CATALOG } from "../../../../shared/catalog/templates.ts";
 import type { TemplateKey, Templates } from "../../../../shared/schemas/templates.ts";
+import { Editable } from "../../components/editable.tsx";
 import { LoadError, SaveStatus } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { ToggleList } from "../../components/toggle-list.tsx";
@@ -15,7 +16,9 @@ export default function TemplatesPage() {
   return (
     <SignedIn>
       <h1>Templates</h1>
-      <TemplatesEditor />
+      <Editable need="configure">
+        <TemplatesEditor />
+      </Editable>
     </SignedIn>
   );
 }

@@ -1,0 +1,95 @@
+/** The only code that touches Prisma for the audit log: append, read newest first, prune. */
+import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
+import { escapeLike } from "../../db/like.ts";
+
+export type AuditRow = {
+  accountId: string;
+  at: Date;
+  actorKind: "member" | "api_key" | "system";
+  actorId: string | null;
+  actor: string;
+  ip: string | null;
+  action: string;
+  target: string | null;
+  before: unknown;
+  after: unknown;
+};
+
+export type AuditFilter = {
+  /**
+   * Actions starting with this ("rules." for every rules change), or one exactly; several
+   * (a group: ["rules.", "ruleSettings."]) match an event matching any of them.
+   */
+  action?: string | readonly string[];
+  /** The member's email or the key, as shown ("API key 1a2b3c4d"). */
+  actor?: string;
+  since?: Date;
+  until?: Date;
+  /** The last row of the page before: (at, id), newest first. */
+  cursor?: { at: Date; id: string };
+  limit: number;
+};
+
+/** Prisma's `contains` and `startsWith` are SQL LIKE: `%` and `_` must mean themselves. */
+function actionIs(action: string): Prisma.AuditEventWhereInput {
+  return {
+    action: action.endsWith(".") ? { startsWith: escapeLike(action) } : { equals: action },
+  };
+}
+
+const json = (value: unknown) =>
+  value === undefined || value === null ? undefined : (value as Prisma.InputJsonValue);
+
+export function createAuditRepository(prisma: PrismaClient) {
+  return {
+    append(row: AuditRow) {
+      return prisma.auditEvent.create({
+        data: { ...row, before: json(row.before), after: json(row.after) },
+      });
+    },
+
+    /** Newest first, then by id, after the cursor; one more than asked says "there is more". */
+    list(accountId: string, filter: AuditFilter) {
+      const { cursor } = filter;
+      const actions = [filter.action ?? []].flat();
+      return prisma.auditEvent.findMany({
+        where: {
+          accountId,
+          ...(filter.actor && {
+            actor: { contains: escapeLike(filter.actor), mode: "insensitive" },
+          }),
+          ...((filter.since || filter.until) && {
+            at: {
+              ...(filter.since && { gte: filter.since }),
+              ...(filter.until && { lt: filter.until }),
+            },
+          }),
+          AND: [
+            ...(actions.length > 0 ? [{ OR: actions.map(actionIs) }] : []),
+            ...(cursor
+              ? [{ OR: [{ at: { lt: cursor.at } }, { at: cursor.at, id: { lt: cursor.id } }] }]
+              : []),
+          ],
+        },
+        orderBy: [{ at: "desc" }, { id: "desc" }],
+        take: filter.limit + 1,
+      });
+    },
+
+    /**
+     * Deletes events past each account's retention, at most `batch` at a time. Measured by the
+     * database's clock, as the trigger that refuses to delete an event still inside its
+     * retention measures it. The number deleted.
+     */
+    async prune(batch: number): Promise<number> {
+      return prisma.$executeRaw`
+        DELETE FROM "AuditEvent" WHERE "id" IN (
+          SELECT e."id" FROM "AuditEvent" e JOIN "Account" a ON a."id" = e."accountId"
+          WHERE e."at" < (now() AT TIME ZONE 'UTC') - make_interval(days => a."auditRetentionDays")
+          LIMIT ${batch}
+        )`;
+    },
+  };
+}
+
+export type AuditRepository = ReturnType<typeof createAuditRepository>;

@@ -1,0 +1,173 @@
+/**
+ * The audit log: who changed what, when, from where. Every change of configuration, every
+ * review decision, label and bulk action (written by the one gate every console and API
+ * mutation passes, server/transport/access.ts), and every sign-in, failed sign-in and
+ * two-factor change (written by the auth services). Secrets are masked before they are
+ * stored; rows are never changed, and deleted only past the account's retention
+ * (docs/decisions/026-teams-and-audit.md).
+ */
+import type {
+  AuditActorKind,
+  AuditEvent,
+  AuditFilters,
+  AuditListQuery,
+} from "../../../shared/schemas/audit.ts";
+import type { Caller } from "../../lib/caller.ts";
+import { cursorTime, notACursor } from "../../lib/cursor-time.ts";
+import type { AuditFilter, AuditRepository } from "./audit.repository.ts";
+import { CSV_HEADER, csvRow } from "./audit-csv.ts";
+import { masked } from "./mask.ts";
+
+/** Who acted, as the log names them. */
+export type Actor = {
+  kind: "member" | "api_key" | "system";
+  id: string | null;
+  /** The member's email, "API key 1a2b3c4d", or what the system did it for. */
+  name: string;
+};
+
+export type AuditEntry = {
+  accountId: string;
+  actor: Actor;
+  ip: string | null;
+  action: string;
+  target?: string | null;
+  before?: unknown;
+  after?: unknown;
+};
+
+/** One event as every reader gets it (shared/schemas/audit.ts). */
+export type AuditEventView = AuditEvent;
+
+/** How many events housekeeping deletes at a time. */
+const PRUNE_BATCH = 1000;
+/** How many events the CSV export reads at a time: the whole log is never in memory. */
+const EXPORT_PAGE = 500;
+
+type Row = Awaited<ReturnType<AuditRepository["list"]>>[number];
+
+function viewOf(row: Row): AuditEventView {
+  return {
+    id: row.id,
+    at: row.at.toISOString(),
+    actor_kind: row.actorKind as AuditActorKind,
+    actor: row.actor,
+    ip: row.ip,
+    action: row.action,
+    target: row.target,
+    before: row.before,
+    after: row.after,
+  };
+}
+
+export function actorOf(caller: Caller): Actor {
+  if (caller.via === "apiKey") {
+    return {
+      kind: "api_key",
+      id: caller.key?.id ?? null,
+      name: `API key ${caller.key?.id.slice(0, 8) ?? ""}`,
+    };
+  }
+  return { kind: "member", id: caller.userId ?? null, name: caller.email ?? "" };
+}
+
+export type AuditPageView = { items: AuditEventView[]; next_cursor: string | null };
+
+export function createAuditService({ repo, now }: { repo: AuditRepository; now: () => Date }) {
+  /** A page of events, newest first, and the cursor of the next page (null at the end). */
+  async function list(accountId: string, filter: AuditFilter): Promise<AuditPageView> {
+    const rows = await repo.list(accountId, filter);
+    const page = rows.slice(0, filter.limit);
+    const last = page.at(-1);
+    return {
+      items: page.map(viewOf),
+      next_cursor: rows.length > filter.limit && last ? encodeCursor(last.at, last.id) : null,
+    };
+  }
+
+  return {
+    /** Appends one event, secrets masked. */
+    async record(entry: AuditEntry): Promise<void> {
+      await repo.append({
+        accountId: entry.accountId,
+        at: now(),
+        actorKind: entry.actor.kind,
+        actorId: entry.actor.id,
+        actor: entry.actor.name,
+        ip: entry.ip,
+        action: entry.action,
+        target: entry.target ?? null,
+        before: masked(entry.before),
+        after: masked(entry.after),
+      });
+    },
+
+    list,
+
+    /**
+     * A page as the console and GET /api/audit ask for it: the cursor as they got it (one
+     * this server did not give out is a 400 naming `cursor`).
+     */
+    async page(accountId: string, query: AuditListQuery): Promise<AuditPageView> {
+      const { cursor, ...filters } = query;
+      const after = cursor ? decodeCursor(cursor) : undefined;
+      if (after === null) throw notACursor();
+      return list(accountId, { ...filters, cursor: after });
+    },
+
+    /**
+     * Every event the filters match as CSV, newest first, one chunk a page (the header leads
+     * the first): read a page at a time, so an export of the whole log streams rather than
+     * sits in memory, and nothing is yielded before the first read has succeeded.
+     */
+    async *csv(accountId: string, filters: AuditFilters): AsyncGenerator<string> {
+      let cursor: AuditFilter["cursor"];
+      let header = CSV_HEADER;
+      for (;;) {
+        const rows = await repo.list(accountId, { ...filters, cursor, limit: EXPORT_PAGE });
+        const page = rows.slice(0, EXPORT_PAGE);
+        yield header + page.map((row) => csvRow(viewOf(row))).join("");
+        header = "";
+        const last = page.at(-1);
+        if (rows.length <= EXPORT_PAGE || !last) return;
+        cursor = { at: last.at, id: last.id };
+      }
+    },
+
+    /** The export's file name, by the day it is made (UTC): audit-2026-11-20.csv. */
+    csvFileName(): string {
+      return `audit-${now().toISOString().slice(0, 10)}.csv`;
+    },
+
+    /** Deletes events past retention in bounded batches until none is left. */
+    async prune(): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const deleted = await repo.prune(PRUNE_BATCH);
+        total += deleted;
+        if (deleted < PRUNE_BATCH) return total;
+      }
+    },
+  };
+}
+
+export function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(`${at.toISOString()}|${id}`).toString("base64url");
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The (at, id) a cursor names, or null when it is not one of ours: a time a row can have
+ * (server/lib/cursor-time.ts) and an event's id, so nothing the database refuses reaches it.
+ */
+export function decodeCursor(cursor: string): { at: Date; id: string } | null {
+  const parts = Buffer.from(cursor, "base64url").toString().split("|");
+  const [iso, id] = parts;
+  const at = cursorTime(iso);
+  return parts.length === 2 && at !== undefined && id && UUID.test(id)
+    ? { at: new Date(at), id }
+    : null;
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;

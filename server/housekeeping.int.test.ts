@@ -50,4 +50,52 @@ describe.each(DB_KINDS)("housekeeping on %s", (kind) => {
       t.clock.advance(-31 * DAY);
     }
   });
+
+  it("deletes audit events past each account's retention, and keeps the rest", async () => {
+    const a = await signedInMerchant(t, `audit-a-${kind}@example.com`);
+    const b = await signedInMerchant(t, `audit-b-${kind}@example.com`);
+    /** An event `days` old by the database's clock, as retention is measured. */
+    const event = async (accountId: string, days: number) => {
+      const id = crypto.randomUUID();
+      await t.prisma.$executeRaw`
+        INSERT INTO "AuditEvent" ("id", "accountId", "at", "actorKind", "actor", "action")
+        VALUES (${id}, ${accountId}, (now() AT TIME ZONE 'UTC') - make_interval(days => ${days}),
+                'system', 'test', 'rules.put')`;
+      return id;
+    };
+    const kept = async (ids: string[]) =>
+      (await t.prisma.auditEvent.findMany({ where: { id: { in: ids } }, select: { id: true } }))
+        .map((row) => row.id)
+        .sort();
+    const aOld = [await event(a.accountId, 400), await event(a.accountId, 366)];
+    const aMonths = await event(a.accountId, 100);
+    const aRecent = await event(a.accountId, 1);
+    const bOld = await event(b.accountId, 400);
+    const bMonths = await event(b.accountId, 100);
+    // More than one of prune's batches (1,000 at a time): every one of them goes.
+    await t.prisma.$executeRaw`
+      INSERT INTO "AuditEvent" ("id", "accountId", "at", "actorKind", "actor", "action")
+      SELECT gen_random_uuid()::text, ${b.accountId},
+             (now() AT TIME ZONE 'UTC') - interval '500 days' + make_interval(secs => n),
+             'system', 'test', 'rules.put'
+      FROM generate_series(1, 2345) AS n`;
+
+    const first = await t.app.services.housekeeping.purgeExpired();
+    expect(first.auditEvents).toBe(3 + 2345);
+    expect(await kept([...aOld, aMonths, aRecent, bOld, bMonths])).toEqual(
+      [aMonths, aRecent, bMonths].sort(),
+    );
+    // The sign-ins signedInMerchant wrote are today's: kept.
+    expect(await t.prisma.auditEvent.count({ where: { accountId: a.accountId } })).toBe(4);
+
+    // A's owner keeps 30 days from now on: A's 100-day-old event goes, B's (365 days) stays.
+    await t.prisma.account.update({
+      where: { id: a.accountId },
+      data: { auditRetentionDays: 30 },
+    });
+    const second = await t.app.services.housekeeping.purgeExpired();
+    expect(second.auditEvents).toBe(1);
+    expect(await kept([aMonths, aRecent, bMonths])).toEqual([aRecent, bMonths].sort());
+    expect((await t.app.services.housekeeping.purgeExpired()).auditEvents).toBe(0);
+  });
 });

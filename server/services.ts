@@ -53,6 +53,7 @@ export function createServices(deps: ServiceDeps) {
       screenings: screeningRepo,
       signalTokens: screening.collector,
       webhooks: decisions.webhooks,
+      audit: accounts.audit,
       retentionDays: deps.screening.retentionDays,
       webhookRetentionDays: deps.webhookDeliveryRetentionDays,
       now,

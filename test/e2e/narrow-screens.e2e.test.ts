@@ -25,6 +25,7 @@ const PAGES = [
   "screenings",
   "review",
   "settings",
+  "audit",
 ];
 const SHOWN_IN_DOCS = ["dashboard", "rules", "screenings", "review"];
 /** test-results/ on every run; docs/screenshots/ (committed) with UPDATE_DOC_SCREENSHOTS=1. */
@@ -134,6 +135,7 @@ describe("console on a 375 px phone in Chromium", () => {
     if (path === "dashboard") await page.locator("tr[data-charge]").first().waitFor();
     if (path === "screenings") await page.locator("tr[data-screening]").first().waitFor();
     if (path === "review") await page.locator("li.rv-card").first().waitFor();
+    if (path === "audit") await page.locator("li[data-audit-event]").first().waitFor();
   };
   const nav = () => page.getByRole("navigation", { name: "Console" });
   /** The bottom bar's tabs as drawn: each visible link and the "More" button, left to right. */

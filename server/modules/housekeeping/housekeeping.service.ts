@@ -3,8 +3,10 @@
  * retention, and the screenings' counting rows past the longest window a rule looks back
  * (400 days; request events, counted over one minute, after a day), and the browser
  * collector's signal tokens a day after they expired, and decision webhook deliveries that
- * were delivered or given up on, past their retention (the console's log keeps the rest).
+ * were delivered or given up on, past their retention (the console's log keeps the rest), and
+ * audit events past their account's retention (Account.auditRetentionDays).
  */
+import type { AuditService } from "../audit/audit.service.ts";
 import type { AuthService } from "../auth/auth.service.ts";
 import type { CollectorService } from "../collector/collector.service.ts";
 import type { ScreeningRepository } from "../screening/screening.repository.ts";
@@ -22,6 +24,7 @@ export function createHousekeepingService(deps: {
   screenings: Pick<ScreeningRepository, "purge">;
   signalTokens?: Pick<CollectorService, "purgeExpired">;
   webhooks?: Pick<WebhooksService, "purgeSettled">;
+  audit?: Pick<AuditService, "prune">;
   retentionDays: number;
   /** Days a delivered or failed webhook delivery is kept. */
   webhookRetentionDays?: number;
@@ -41,6 +44,8 @@ export function createHousekeepingService(deps: {
         (await deps.webhooks?.purgeSettled(
           new Date(at - (deps.webhookRetentionDays ?? WEBHOOK_RETENTION_DAYS) * DAY_MS),
         )) ?? 0;
+      // Each account keeps its own retention, measured by the database's clock.
+      const auditEvents = (await deps.audit?.prune()) ?? 0;
       return {
         sessions,
         tokens,
@@ -48,6 +53,7 @@ export function createHousekeepingService(deps: {
         ...screenings,
         signalTokens,
         webhookDeliveries,
+        auditEvents,
       };
     },
   };

@@ -1,12 +1,71 @@
+/**
+ * Logging in: the password, then, for a person with two-factor sign-in, the code from their
+ * authenticator app (or a recovery code). Which step shows follows the session (auth.me), so a
+ * reload mid-sign-in comes back to the code. An account that requires two-factor sign-in of a
+ * person without it has them set it up here before the console opens.
+ */
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { useRefreshSession } from "../../lib/session.ts";
+import { useRefreshSession, useSession } from "../../lib/session.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { EnrolTwoFactor } from "../two-factor/enrol-two-factor.tsx";
+import { SecondFactorForm } from "../two-factor/second-factor-form.tsx";
 import { AuthLayout, FormMessage } from "./auth-layout.tsx";
 import { ForgotPasswordForm } from "./forgot-password-form.tsx";
 
+const CONSOLE = "/homepage/dashboard";
+
 export default function LoginPage() {
+  const trpc = useTRPC();
+  const navigate = useNavigate();
+  const refreshSession = useRefreshSession();
+  const { user, isLoading } = useSession();
+  const logout = useMutation(
+    trpc.auth.logout.mutationOptions({
+      onSettled: async () => {
+        await refreshSession();
+        navigate("/login", { replace: true });
+      },
+    }),
+  );
+
+  async function enterConsole() {
+    await refreshSession();
+    navigate(CONSOLE, { replace: true });
+  }
+
+  if (isLoading) return <p className="loading">Loading...</p>;
+
+  if (user?.pendingTwoFactor) {
+    return (
+      <AuthLayout title="Two-factor sign-in">
+        <SecondFactorForm onSignedIn={enterConsole} onLogOut={() => logout.mutate()} />
+      </AuthLayout>
+    );
+  }
+
+  if (user?.mustEnrolTwoFactor) {
+    return (
+      <AuthLayout title="Set up two-factor sign-in">
+        <p>
+          This account requires two-factor sign-in. Set it up with an authenticator app to open the
+          console.
+        </p>
+        <EnrolTwoFactor email={user.email} onDone={enterConsole} />
+        <p>
+          <button type="button" className="link-like" onClick={() => logout.mutate()}>
+            Log out
+          </button>
+        </p>
+      </AuthLayout>
+    );
+  }
+
+  return <PasswordStep />;
+}
+
+function PasswordStep() {
   const trpc = useTRPC();
   const navigate = useNavigate();
   const refreshSession = useRefreshSession();
@@ -14,9 +73,11 @@ export default function LoginPage() {
   const [password, setPassword] = useState("");
   const login = useMutation(
     trpc.auth.login.mutationOptions({
-      onSuccess: async () => {
+      onSuccess: async ({ user }) => {
+        // With a second factor the session now owes its code: this page shows that step.
+        if (user.twoFactor) navigate("/login?step=two-factor", { replace: true });
         await refreshSession();
-        navigate("/");
+        if (!user.twoFactor) navigate("/");
       },
     }),
   );

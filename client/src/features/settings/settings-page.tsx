@@ -1,4 +1,6 @@
+import { Editable } from "../../components/editable.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
+import { TwoFactorSection } from "../two-factor/two-factor-section.tsx";
 import { ApiKeysSection } from "./api-keys-section.tsx";
 import { ChangePasswordForm } from "./change-password-form.tsx";
 import { ImportCharges } from "./import-charges.tsx";
@@ -10,11 +12,15 @@ export default function SettingsPage() {
   return (
     <SignedIn>
       <h1>Settings</h1>
-      <SettingsSection />
-      <ApiKeysSection />
-      <WebhooksSection />
-      <ImportCharges />
+      <Editable need="configure">
+        <SettingsSection />
+        <ApiKeysSection />
+        <WebhooksSection />
+        <ImportCharges />
+      </Editable>
+      {/* One's own sign-in, whatever one's role. */}
       <ChangePasswordForm />
+      <TwoFactorSection />
     </SignedIn>
   );
 }

@@ -8,6 +8,7 @@ import { Logo } from "../../components/logo.tsx";
 import { useRefreshSession, useSession } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { formatOpenCount } from "../review/review-format.ts";
+import { AccountSwitch } from "../team/account-switch.tsx";
 import { MoreMenu } from "./more-menu.tsx";
 import { NavIcon } from "./nav-icons.tsx";
 import { NAV } from "./nav-items.ts";
@@ -31,6 +32,10 @@ export default function ConsoleShell() {
 
   if (isLoading) return <p className="loading">Loading...</p>;
   if (!user) return <Navigate to="/login" replace />;
+  // Signed in with the password, the second factor still owed (a reload mid-sign-in), or an
+  // account requiring two-factor sign-in of a person without it: the login page finishes both.
+  if (user.pendingTwoFactor) return <Navigate to="/login?step=two-factor" replace />;
+  if (user.mustEnrolTwoFactor) return <Navigate to="/login?step=enrol" replace />;
 
   return (
     <div className="console">
@@ -38,6 +43,7 @@ export default function ConsoleShell() {
         <Logo />
         <span className="product-title">Warden</span>
         <div className="topbar-actions">
+          <AccountSwitch />
           <span className="user-email">{user.email}</span>
           <Link to="/homepage/settings" className="button secondary" aria-label="Settings">
             <span aria-hidden="true">⚙</span> Settings

@@ -1,0 +1,199 @@
+/**
+ * Invitations by email. A team manager (owner or admin) invites an email as admin, analyst or
+ * viewer; only an owner may invite another owner (ownership otherwise moves by transfer). The
+ * link carries 20 random bytes (only their SHA-256 is stored) and works for 7 days; inviting
+ * the same email again replaces it (the old link dies). Only the person signed in with that
+ * email may accept; someone without a Warden login signs up first (which gives them an account
+ * of their own, as every signup does), then opens the link again. Bounded: 50 waiting per
+ * account, 30 sent an hour per account and 3 an hour to one address, so they cannot be spam.
+ */
+import { MESSAGES } from "../../../shared/messages.ts";
+import {
+  INVITE_DAYS,
+  type InviteInput,
+  type InvitePreview,
+  type InviteStatus,
+  type InviteView,
+  type Joined,
+  PENDING_INVITES_MAX,
+} from "../../../shared/schemas/team.ts";
+import { ROLE_LABELS, type Role } from "../../../shared/team/roles.ts";
+import { AppError } from "../../lib/app-error.ts";
+import type { Caller } from "../../lib/caller.ts";
+import { randomToken, sha256Hex } from "../../lib/tokens.ts";
+import type { Limit } from "../throttle/throttle.service.ts";
+import { refuseInvite } from "./team.rules.ts";
+import type { TeamDeps } from "./team.types.ts";
+import { accountName, locked, memberOf, refused } from "./team-steps.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+
+export const LIMITS = {
+  invitesPerAccount: { limit: 30, windowMs: HOUR_MS, message: MESSAGES.tooManyInvites },
+  // One address, whichever accounts invite it.
+  invitesPerEmail: { limit: 3, windowMs: HOUR_MS, message: MESSAGES.tooManyInvites },
+} satisfies Record<string, Limit>;
+
+/** Why an invitation can no longer be accepted. */
+const CLOSED: Record<InviteStatus, string> = {
+  pending: MESSAGES.inviteUsed,
+  accepted: MESSAGES.inviteUsed,
+  revoked: MESSAGES.inviteRevoked,
+  expired: MESSAGES.inviteExpired,
+};
+
+function statusOf(
+  invite: { acceptedAt: Date | null; revokedAt: Date | null; expiresAt: Date },
+  now: Date,
+): InviteStatus {
+  if (invite.acceptedAt) return "accepted";
+  if (invite.revokedAt) return "revoked";
+  return invite.expiresAt.getTime() <= now.getTime() ? "expired" : "pending";
+}
+
+export function createInvitations({ repo, throttle, mailer, audit, publicUrl, now }: TeamDeps) {
+  async function sendInvite(
+    to: string,
+    inviter: string,
+    account: string,
+    role: Role,
+    token: string,
+  ) {
+    const link = `${publicUrl}/invite?${new URLSearchParams({ token })}`;
+    await mailer.send({
+      to,
+      subject: `${inviter} invited you to ${account} on Warden`,
+      text: `${inviter} invited you to join ${account} on Warden as ${ROLE_LABELS[role]}.\n\nAccept the invitation here (the link works for ${INVITE_DAYS} days):\n${link}\n\nOpen the link signed in to Warden as ${to}. No Warden login yet? Sign up with this email address first, confirm it, then open the link again.\n\nIf you did not expect this invitation, ignore this message.\n`,
+    });
+  }
+
+  return {
+    /**
+     * Invites an email into the caller's account with a role, replacing any open invitation
+     * to it, and emails the link: 403 for a role the inviter may not give, 409 for a member or
+     * a full list of pending invitations, 429 past the hourly limits.
+     */
+    async invite(caller: Caller, input: InviteInput): Promise<InviteView> {
+      const inviter = memberOf(caller);
+      refused(refuseInvite(inviter.role, input.role));
+      await throttle.consume(`team-invite:${inviter.accountId}`, LIMITS.invitesPerAccount);
+      await throttle.consume(`team-invite-to:${input.email}`, LIMITS.invitesPerEmail);
+      const token = randomToken(20);
+      const createdAt = now();
+      const invite = await locked(repo, inviter.accountId, async (team) => {
+        if (await team.memberByEmail(input.email)) {
+          throw new AppError("CONFLICT", MESSAGES.alreadyMember);
+        }
+        await team.revokeOpenInvites(input.email, createdAt);
+        if ((await team.pendingInvites(createdAt)) >= PENDING_INVITES_MAX) {
+          throw new AppError("CONFLICT", MESSAGES.tooManyPendingInvites);
+        }
+        return team.createInvite({
+          email: input.email,
+          role: input.role,
+          tokenHash: sha256Hex(token),
+          invitedBy: inviter.userId,
+          createdAt,
+          expiresAt: new Date(createdAt.getTime() + INVITE_DAYS * DAY_MS),
+        });
+      });
+      const account = accountName(await repo.account(inviter.accountId));
+      await sendInvite(invite.email, inviter.email, account, invite.role, token);
+      return {
+        id: invite.id,
+        email: invite.email,
+        role: invite.role,
+        invited_by: inviter.email,
+        created_at: invite.createdAt.toISOString(),
+        expires_at: invite.expiresAt.toISOString(),
+        expired: false,
+      };
+    },
+
+    /** Withdraws an open invitation: its link stops working. 404 for none in this account. */
+    async revokeInvite(caller: Caller, id: string): Promise<void> {
+      if (!(await repo.revokeInvite(caller.accountId, id, now()))) {
+        throw new AppError("NOT_FOUND", MESSAGES.inviteNotFound);
+      }
+    },
+
+    /** What an invitation link offers, for the /invite page before anyone signs in. */
+    async invitePreview(token: string): Promise<InvitePreview> {
+      const invite = await repo.inviteByTokenHash(sha256Hex(token));
+      if (!invite) throw new AppError("NOT_FOUND", MESSAGES.inviteLinkInvalid);
+      const inviters = await repo.emailsOf([invite.invitedBy]);
+      return {
+        account_name: accountName(invite.account),
+        invited_by: inviters.get(invite.invitedBy) ?? null,
+        email: invite.email,
+        role: invite.role,
+        expires_at: invite.expiresAt.toISOString(),
+        status: statusOf(invite, now()),
+      };
+    },
+
+    /**
+     * The signed-in person joins the account an invitation names, with its role, and their
+     * session acts there from the next request: 403 when they are signed in with another
+     * email, 404 for an unknown link, 409 for one expired, withdrawn or used.
+     */
+    async acceptInvite(
+      caller: Caller,
+      sessionId: string,
+      token: string,
+      ip: string,
+    ): Promise<Joined> {
+      const person = memberOf(caller);
+      const invite = await repo.inviteByTokenHash(sha256Hex(token));
+      if (!invite) throw new AppError("NOT_FOUND", MESSAGES.inviteLinkInvalid);
+      if (invite.email.toLowerCase() !== person.email.toLowerCase()) {
+        throw new AppError(
+          "FORBIDDEN",
+          // The invited address is not repeated to whoever holds the link and is not it.
+          `This invitation was sent to another email address: you are signed in as ${person.email}. Log in with the address it was sent to, then open the link again.`,
+        );
+      }
+      const joined = {
+        account_id: invite.accountId,
+        name: accountName(invite.account),
+        role: invite.role,
+      };
+      const at = now();
+      const status = statusOf(invite, at);
+      const outcome =
+        status === "pending"
+          ? await repo.acceptInvite({
+              inviteId: invite.id,
+              accountId: invite.accountId,
+              userId: person.userId,
+              role: invite.role,
+              sessionId,
+              now: at,
+            })
+          : "gone";
+      if (outcome === "gone") {
+        // Closed already, or taken by a concurrent accept: read what became of it.
+        const current = await repo.inviteByTokenHash(invite.tokenHash);
+        const latest = statusOf(current ?? { ...invite, revokedAt: at }, at);
+        // Accepted already (a second click, or a second tab at the same moment): they are in.
+        if (latest === "accepted" && (await repo.isMember(invite.accountId, person.userId))) {
+          await repo.pointSession(sessionId, person.userId, invite.accountId);
+          return joined;
+        }
+        throw new AppError("CONFLICT", CLOSED[latest]);
+      }
+      if (outcome === "joined") {
+        await audit.record({
+          accountId: invite.accountId,
+          actor: { kind: "member", id: person.userId, name: person.email },
+          ip,
+          action: "team.acceptInvite",
+          target: invite.id,
+          after: { email: invite.email, role: invite.role },
+        });
+      }
+      return joined;
+    },
+  };
+}

@@ -1,0 +1,216 @@
+/**
+ * The only code that touches Prisma for teams: members, invitations, and the account's
+ * security settings. Every change to who is in an account, or as what, runs in `locked`: one
+ * transaction holding the account's row lock, so two changes to one team take turns and each
+ * reads the owners the other left (two owners demoting each other at once cannot leave none).
+ */
+import type { Prisma, PrismaClient, Role } from "../../db/generated/client.ts";
+
+type Tx = Prisma.TransactionClient;
+
+/** What names an account: the app's name from Settings, else its first owner's email. */
+const ACCOUNT_NAME = {
+  settings: { select: { appName: true } },
+  members: {
+    where: { role: "owner" },
+    orderBy: { createdAt: "asc" },
+    take: 1,
+    select: { user: { select: { email: true } } },
+  },
+} as const satisfies Prisma.AccountSelect;
+
+/** A team's members and invitations as one locked transaction sees them. */
+function lockedTeam(tx: Tx, accountId: string) {
+  return {
+    member(userId: string) {
+      return tx.membership.findUnique({
+        where: { accountId_userId: { accountId, userId } },
+        select: { userId: true, role: true },
+      });
+    },
+
+    memberByEmail(email: string) {
+      return tx.membership.findFirst({
+        where: { accountId, user: { email: { equals: email, mode: "insensitive" } } },
+        select: { userId: true },
+      });
+    },
+
+    owners() {
+      return tx.membership.count({ where: { accountId, role: "owner" } });
+    },
+
+    async setRole(userId: string, role: Role): Promise<void> {
+      await tx.membership.update({
+        where: { accountId_userId: { accountId, userId } },
+        data: { role },
+      });
+    },
+
+    /**
+     * Takes the member out; their sessions acting here lose the account, so their next
+     * request acts in their first remaining account (or, with none, signs them out).
+     */
+    async removeMember(userId: string): Promise<void> {
+      await tx.membership.delete({ where: { accountId_userId: { accountId, userId } } });
+      await tx.session.updateMany({ where: { userId, accountId }, data: { accountId: null } });
+    },
+
+    /** Revokes every open invitation to `email` (a new one replaces them: old links die). */
+    async revokeOpenInvites(email: string, now: Date): Promise<void> {
+      await tx.invite.updateMany({
+        where: {
+          accountId,
+          email: { equals: email, mode: "insensitive" },
+          acceptedAt: null,
+          revokedAt: null,
+        },
+        data: { revokedAt: now },
+      });
+    },
+
+    /** Invitations still waiting for an answer (not accepted, revoked nor expired). */
+    pendingInvites(now: Date) {
+      return tx.invite.count({
+        where: { accountId, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
+      });
+    },
+
+    createInvite(data: {
+      email: string;
+      role: Role;
+      tokenHash: string;
+      invitedBy: string;
+      createdAt: Date;
+      expiresAt: Date;
+    }) {
+      return tx.invite.create({ data: { accountId, ...data } });
+    },
+  };
+}
+
+export type LockedTeam = ReturnType<typeof lockedTeam>;
+
+export function createTeamRepository(prisma: PrismaClient) {
+  return {
+    /**
+     * Runs `work` in one transaction holding the account's row lock (null when there is no
+     * such account). Whatever it throws rolls everything back.
+     */
+    locked<T>(accountId: string, work: (team: LockedTeam) => Promise<T>): Promise<T | null> {
+      return prisma.$transaction(async (tx) => {
+        const rows = await tx.$queryRaw<unknown[]>`
+          SELECT 1 FROM "Account" WHERE "id" = ${accountId} FOR UPDATE`;
+        if (rows.length === 0) return null;
+        return work(lockedTeam(tx, accountId));
+      });
+    },
+
+    /** The account's members, in the order they joined, with what the Team page shows. */
+    members(accountId: string) {
+      return prisma.membership.findMany({
+        where: { accountId },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        select: {
+          userId: true,
+          role: true,
+          createdAt: true,
+          user: { select: { email: true, totpEnabledAt: true } },
+        },
+      });
+    },
+
+    /** Invitations neither accepted nor revoked that expired after `since`, newest first. */
+    openInvites(accountId: string, since: Date) {
+      return prisma.invite.findMany({
+        where: { accountId, acceptedAt: null, revokedAt: null, expiresAt: { gt: since } },
+        orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+        take: 200,
+      });
+    },
+
+    /** Emails of the given users (who invited whom). */
+    async emailsOf(userIds: string[]): Promise<Map<string, string>> {
+      if (userIds.length === 0) return new Map();
+      const users = await prisma.user.findMany({
+        where: { id: { in: [...new Set(userIds)] } },
+        select: { id: true, email: true },
+      });
+      return new Map(users.map((user) => [user.id, user.email]));
+    },
+
+    account(accountId: string) {
+      return prisma.account.findUnique({ where: { id: accountId }, select: ACCOUNT_NAME });
+    },
+
+    /** The invitation a link's token hash names, with what names its account. */
+    inviteByTokenHash(tokenHash: string) {
+      return prisma.invite.findUnique({
+        where: { tokenHash },
+        include: { account: { select: ACCOUNT_NAME } },
+      });
+    },
+
+    /** Withdraws an open invitation of this account; false when there is none by that id. */
+    async revokeInvite(accountId: string, id: string, now: Date): Promise<boolean> {
+      const { count } = await prisma.invite.updateMany({
+        where: { id, accountId, acceptedAt: null, revokedAt: null },
+        data: { revokedAt: now },
+      });
+      return count === 1;
+    },
+
+    isMember(accountId: string, userId: string): Promise<boolean> {
+      return prisma.membership.count({ where: { accountId, userId } }).then((count) => count > 0);
+    },
+
+    /**
+     * Spends the invitation, makes the person a member with its role, and points their session
+     * at the account, in one transaction: "gone" (nothing changed) unless this call's
+     * conditional update took the still-open invitation, so of two concurrent accepts exactly
+     * one joins; "member" when they were in the account already (their role stays).
+     */
+    acceptInvite(input: {
+      inviteId: string;
+      accountId: string;
+      userId: string;
+      role: Role;
+      sessionId: string;
+      now: Date;
+    }): Promise<"joined" | "gone" | "member"> {
+      const { inviteId, accountId, userId, role, sessionId, now } = input;
+      return prisma.$transaction(async (tx) => {
+        const { count } = await tx.invite.updateMany({
+          where: { id: inviteId, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
+          data: { acceptedAt: now },
+        });
+        if (count !== 1) return "gone" as const;
+        const existing = await tx.membership.count({ where: { accountId, userId } });
+        if (existing === 0) await tx.membership.create({ data: { accountId, userId, role } });
+        await tx.session.updateMany({ where: { id: sessionId, userId }, data: { accountId } });
+        return existing === 0 ? ("joined" as const) : ("member" as const);
+      });
+    },
+
+    /** Acts in `accountId` from the session's next request on. */
+    async pointSession(sessionId: string, userId: string, accountId: string): Promise<void> {
+      await prisma.session.updateMany({ where: { id: sessionId, userId }, data: { accountId } });
+    },
+
+    security(accountId: string) {
+      return prisma.account.findUnique({
+        where: { id: accountId },
+        select: { requireTwoFactor: true, auditRetentionDays: true },
+      });
+    },
+
+    async setSecurity(
+      accountId: string,
+      data: { requireTwoFactor: boolean; auditRetentionDays: number },
+    ): Promise<void> {
+      await prisma.account.update({ where: { id: accountId }, data });
+    },
+  };
+}
+
+export type TeamRepository = ReturnType<typeof createTeamRepository>;

@@ -22,6 +22,7 @@ import { toPublicError } from "./transport/errors.ts";
 import { clientPlugin } from "./transport/http/client.plugin.ts";
 import { clientPackagePlugin } from "./transport/http/client-package.plugin.ts";
 import { drainRequest } from "./transport/http/drain.ts";
+import { livePlugin } from "./transport/http/live.plugin.ts";
 import { metricsPlugin } from "./transport/http/metrics.plugin.ts";
 import { requestContextPlugin } from "./transport/http/request-context.plugin.ts";
 import { securityHeadersPlugin } from "./transport/http/security-headers.plugin.ts";
@@ -197,6 +198,7 @@ export async function buildApp(
     secureCookie: config.publicUrl.startsWith("https:"),
   });
   await app.register(restPlugin, { prefix: "/api", services });
+  await app.register(livePlugin, { services });
   await app.register(stripeWebhookPlugin, { services });
   await app.register(metricsPlugin, { metrics: services.metrics, token: config.metricsToken });
   await app.register(clientPackagePlugin);

@@ -11,4 +11,8 @@ export const TOPICS = {
   apiKeys: "api-keys",
   /** An account's decision webhook endpoints changed: drop its cached subscriptions. */
   webhooks: "webhooks",
+  /** The console's live pages (modules/live): an account's screenings, charges or review. */
+  liveScreenings: "live-screenings",
+  liveCharges: "live-charges",
+  liveReview: "live-review",
 } as const;

@@ -9,6 +9,7 @@ import { createLabelsService } from "../modules/labels/labels.service.ts";
 import { createFlagMarks } from "../modules/links/flag-marks.repository.ts";
 import { createLinksRepository } from "../modules/links/links.repository.ts";
 import { createLinksService } from "../modules/links/links.service.ts";
+import { createLiveService } from "../modules/live/live.service.ts";
 import { createChargeReviewRepository } from "../modules/review/charge-review.repository.ts";
 import { createReviewRepository } from "../modules/review/review.repository.ts";
 import { createReviewService } from "../modules/review/review.service.ts";
@@ -72,6 +73,8 @@ export function wireDecisions(
   };
   // A deny or a label marks the screening's counting rows in its transaction (decision 023).
   const marks = createFlagMarks();
+  // The console's live pages hear of stored screenings, charges and settles (modules/live).
+  const live = createLiveService({ changes, log });
   const labels = createLabelsService({
     repo: createLabelsRepository(prisma, outbox, marks),
     now,
@@ -87,6 +90,7 @@ export function wireDecisions(
     digestKeyOf,
     eventOf: reviewSettledEvent,
     eventsStored: outbox.kick,
+    settledIn: (accountId) => live.changed(accountId, "review"),
     // "Always allow this user": the user id, else the email, goes on the allow list.
     // (A rule of the review queue's: it belongs in review.service.ts, which was being
     // changed elsewhere when the wiring was split.)
@@ -97,7 +101,7 @@ export function wireDecisions(
       await allowList.add(accountId, { kind, value, note: "approved in review" }, by);
     },
   });
-  return { webhooks, events, labels, review, digestKeyOf };
+  return { webhooks, events, labels, review, digestKeyOf, live };
 }
 
 export type DecisionServices = ReturnType<typeof wireDecisions>;

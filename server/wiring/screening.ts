@@ -1,6 +1,7 @@
 /**
- * Wiring: screening. API keys, the browser collector, the screening API and its list, and
- * backtests (the rules tried on stored history: in a process of their own on PostgreSQL).
+ * Wiring: screening. API keys, the browser collector, the screening API and its list (and the
+ * dashboard's decisions per minute), and backtests (the rules tried on stored history: in a
+ * process of their own on PostgreSQL).
  */
 import type { Metrics } from "../lib/metrics.ts";
 import { createApiKeysRepository } from "../modules/api-keys/api-keys.repository.ts";
@@ -11,6 +12,7 @@ import { createBacktestService } from "../modules/backtest/backtest.service.ts";
 import { backtestInChildProcess } from "../modules/backtest/backtest-child.ts";
 import { createCollectorService, TOKENS_PER_KEY } from "../modules/collector/collector.service.ts";
 import { createSignalTokensRepository } from "../modules/collector/signal-tokens.repository.ts";
+import { createPerMinuteService } from "../modules/live/per-minute.service.ts";
 import { warmFeatures } from "../modules/screening/features/index.ts";
 import { createScreeningRepository } from "../modules/screening/screening.repository.ts";
 import { createScreeningService } from "../modules/screening/screening.service.ts";
@@ -27,9 +29,10 @@ export function wireScreening(
     origins,
     events,
     digestKeyOf,
+    live,
     metrics,
   }: Pick<PolicyServices, "policy" | "origins"> &
-    Pick<DecisionServices, "events" | "digestKeyOf"> & { metrics: Metrics },
+    Pick<DecisionServices, "events" | "digestKeyOf" | "live"> & { metrics: Metrics },
 ) {
   const { prisma, changes, encryptor, log, now } = deps;
   const screeningRepo = createScreeningRepository(prisma, deps.screeningSql);
@@ -62,6 +65,7 @@ export function wireScreening(
         metrics.screeningBatch,
         events.screening,
         events.screeningStored,
+        (accountId) => live.changed(accountId, "screenings"),
       ),
       policy,
       now,
@@ -70,6 +74,8 @@ export function wireScreening(
       observe: metrics.screening,
     }),
     screeningHistory: createScreeningHistoryService({ repo: screeningRepo, now }),
+    /** The dashboard's decisions per minute over the last hour. */
+    perMinute: createPerMinuteService({ repo: screeningRepo, now }),
     backtest: createBacktestService({
       repo: createBacktestRepository(deps.sql),
       policy,

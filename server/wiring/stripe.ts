@@ -33,10 +33,11 @@ export function wireStripe(
     blocklist,
     labels,
     events,
+    live,
     actionsRepo,
     metrics,
   }: Pick<PolicyServices, "policy" | "rules" | "blocklist"> &
-    Pick<DecisionServices, "labels" | "events"> & {
+    Pick<DecisionServices, "labels" | "events" | "live"> & {
       actionsRepo: StripeActionsRepository;
       metrics: Metrics;
     },
@@ -69,6 +70,7 @@ export function wireStripe(
     stripeFor,
     onActionRecorded: () => stripeActions.kick(),
     onFraud: labels.fromStripe,
+    onChargeChanged: (accountId) => live.changed(accountId, "charges"),
     now,
   });
   return {

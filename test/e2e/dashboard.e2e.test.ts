@@ -130,9 +130,14 @@ describe("transaction dashboard in Chromium", () => {
   it("fills an empty dashboard from the demo events, formatted and coloured, and filters them", async () => {
     // The first button says what loading does; the second, in that notice, loads.
     await page.getByRole("button", { name: "Load demo data…" }).click();
+    // Charges show as they arrive (live updates): read them once the whole demo is in.
+    const loaded = page.waitForResponse((r) => r.url().includes("/trpc/stripe.loadDemo"));
     await page.getByRole("button", { name: "Load demo data", exact: true }).click();
+    expect((await loaded).status()).toBe(200);
     await table().waitFor({ timeout: 20_000 });
     const rows = page.locator("tbody tr");
+    const stored = await t.prisma.transaction.count({ where: { accountId: empty.accountId } });
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(Math.min(stored, 50));
     const all = await rows.evaluateAll((trs) =>
       trs.map((tr) => {
         const cells = [...tr.querySelectorAll("td")];

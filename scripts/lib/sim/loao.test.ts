@@ -100,7 +100,18 @@ describe("leaveOneAttackOut", () => {
 
 describe("candidateRunOf", () => {
   const o = (population: string, attack: boolean, decision: Outcome["decision"], actor = "a") =>
-    ({ population, attack, payoff: true, actor, type: "signup", decision, reasons: [], id: "s", score: 0, signals: {} }) as Outcome;
+    ({
+      population,
+      attack,
+      payoff: true,
+      actor,
+      type: "signup",
+      decision,
+      reasons: [],
+      id: "s",
+      score: 0,
+      signals: {},
+    }) as Outcome;
   it("per attack: payoff events blocked or reviewed over its payoff events; an attack not played scores 0", () => {
     const f = figuresOf(
       "c",

@@ -28,6 +28,7 @@ export function createReviewSettle({
   now,
   eventOf,
   eventsStored,
+  settledIn,
   onSettled,
 }: Omit<ReviewDeps, "labels" | "digestKeyOf" | "links">) {
   /** The events of a settle's rows, stored with them. */
@@ -62,6 +63,7 @@ export function createReviewSettle({
         );
       }
       eventsStored?.();
+      settledIn?.(accountId);
       await onSettled?.(
         accountId,
         { ...settled, kind: "screening", status },
@@ -94,6 +96,7 @@ export function createReviewSettle({
         );
       }
       eventsStored?.();
+      settledIn?.(accountId);
       await onSettled?.(
         accountId,
         { ...settled, kind: "charge", status },
@@ -129,6 +132,7 @@ export function createReviewSettle({
           );
           settled += rows.length;
           if (rows.length > 0) eventsStored?.();
+          if (rows.length > 0) settledIn?.(accountId);
           if (rows.length < BULK_BATCH) break;
         }
       }

@@ -27,6 +27,8 @@ export type ReviewDeps = {
   eventOf?: (settled: Settled, by: string) => DecisionEvent;
   /** Told after settled items and their events are committed (the webhooks worker sends them). */
   eventsStored?: () => void;
+  /** Told after any settle commits, with its account (the console's live pages). */
+  settledIn?: (accountId: string) => void;
   /** Told of each item settled one at a time, after it is stored ("always allow this user"). */
   onSettled?: (
     accountId: string,

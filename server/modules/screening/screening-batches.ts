@@ -205,6 +205,8 @@ export function createScreeningBatches(
   eventOf?: ScreeningEventOf,
   /** Told after a write that stored decision events committed (wakes the webhooks worker). */
   eventsStored?: () => void,
+  /** Told of each screening's account once it is committed (the console's live pages). */
+  stored?: (accountId: string) => void,
 ) {
   /** Judged and not yet known to be committed, by id, oldest first. */
   const unseen = new Map<string, StoredScreening>();
@@ -217,6 +219,7 @@ export function createScreeningBatches(
   function written(batch: readonly Writing[]) {
     for (const w of batch) {
       unseen.delete(w.id);
+      stored?.(w.row.accountId);
       try {
         w.resolve(w.answer());
       } catch (error) {

@@ -365,6 +365,22 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
       return Object.fromEntries(rows.map((row) => [row.decision, row._count._all]));
     },
 
+    /** Decisions from `from` until `to`, per minute (minutes since the epoch, UTC) and decision. */
+    async decisionsPerMinute(
+      accountId: string,
+      from: Date,
+      to: Date,
+    ): Promise<{ minute: number; decision: string; n: number }[]> {
+      return prisma.$queryRaw`
+        SELECT floor(extract(epoch FROM "createdAt") / 60)::int AS "minute", "decision",
+               count(*)::int AS "n"
+        FROM "Screening"
+        WHERE "accountId" = ${accountId}
+          AND "createdAt" >= ${from.toISOString()}::timestamp
+          AND "createdAt" < ${to.toISOString()}::timestamp
+        GROUP BY 1, 2`;
+    },
+
     /** Screenings past retention; counting rows past the longest window (requests sooner). */
     async purge(before: { screenings: Date; identities: Date; requests: Date }) {
       const screenings = await prisma.screening.deleteMany({

@@ -1,3 +1,4 @@
+import { ZDecisionsPerMinute } from "../../../shared/schemas/live.ts";
 import {
   ZScreenInput,
   ZScreeningCounts,
@@ -25,4 +26,9 @@ export const screeningsRouter = router({
   counts: protectedProcedure
     .output(ZScreeningCounts)
     .query(({ ctx }) => ctx.services.screeningHistory.counts(ctx.user.accountId)),
+
+  /** The dashboard's chart: decisions per minute over the last hour. */
+  perMinute: protectedProcedure
+    .output(ZDecisionsPerMinute)
+    .query(({ ctx }) => ctx.services.perMinute.lastHour(ctx.user.accountId)),
 });

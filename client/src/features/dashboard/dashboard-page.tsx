@@ -4,6 +4,8 @@ import type { DashboardFilters } from "../../../../shared/schemas/transaction.ts
 import { LoadError } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { DecisionsChart } from "../live/decisions-chart.tsx";
+import { LiveUpdates } from "../live/live-status.tsx";
 import { ChargesChart } from "./charges-chart.tsx";
 import { LoadDemoButton } from "./load-demo-button.tsx";
 import { RemoveDemoButton } from "./remove-demo-button.tsx";
@@ -19,8 +21,10 @@ export default function DashboardPage() {
   return (
     <SignedIn>
       <h1>Transaction Dashboard</h1>
+      <LiveUpdates topics={["charges", "screenings", "review"]} />
       <RemoveDemoButton />
       <Summary />
+      <DecisionsChart />
       <Transactions />
     </SignedIn>
   );

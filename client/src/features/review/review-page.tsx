@@ -12,6 +12,7 @@ import { LoadMore } from "../../components/load-more.tsx";
 import { LoadError } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { LiveUpdates } from "../live/live-status.tsx";
 import { BulkBar } from "./review-bulk-bar.tsx";
 import { ReviewCard } from "./review-card.tsx";
 import { QueueFilters } from "./review-filters.tsx";
@@ -28,6 +29,7 @@ export default function ReviewPage() {
   return (
     <SignedIn>
       <h1>Review</h1>
+      <LiveUpdates topics={["screenings", "charges", "review"]} />
       <Queue />
     </SignedIn>
   );

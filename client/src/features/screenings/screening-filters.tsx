@@ -65,11 +65,10 @@ export function ScreeningFilters({
         "Type",
         SCREEN_TYPES.map((t) => [t, formatType(t)]),
       )}
-      {select(
-        "rule",
-        "Rule",
-        [...RULE_CATALOG.map((r): [string, string] => [r.key, r.label]), ["risk_score", "Risk score"]],
-      )}
+      {select("rule", "Rule", [
+        ...RULE_CATALOG.map((r): [string, string] => [r.key, r.label]),
+        ["risk_score", "Risk score"],
+      ])}
     </form>
   );
 }

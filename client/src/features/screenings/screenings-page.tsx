@@ -3,6 +3,7 @@ import { useState } from "react";
 import { LoadError } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { LiveUpdates } from "../live/live-status.tsx";
 import { ScreeningCounts } from "./screening-counts.tsx";
 import { type Filters, hasFilters, ScreeningFilters } from "./screening-filters.tsx";
 import { ScreeningTable } from "./screening-table.tsx";
@@ -15,6 +16,7 @@ export default function ScreeningsPage() {
   return (
     <SignedIn>
       <h1>Screenings</h1>
+      <LiveUpdates topics={["screenings", "review"]} />
       <Counts />
       <Screenings />
     </SignedIn>

@@ -25,6 +25,8 @@ type Deps = {
   onActionRecorded(): void;
   /** Labels the charge fraud, once per event (labels.service.ts fromStripe). */
   onFraud?(accountId: string, chargeId: string, eventId: string, why: string): Promise<void>;
+  /** Called after commit when a charge changed (the console's live pages). */
+  onChargeChanged?(accountId: string): void;
   now: () => Date;
 };
 
@@ -35,6 +37,7 @@ export function createStripeIngestService({
   stripeFor,
   onActionRecorded,
   onFraud,
+  onChargeChanged,
   now,
 }: Deps) {
   /** The charge as Stripe has it now; null when there is no key or Stripe cannot say. */
@@ -112,6 +115,7 @@ export function createStripeIngestService({
         },
       );
       if (result.status === "applied" && result.action) onActionRecorded();
+      if (result.status === "applied") onChargeChanged?.(accountId);
       return { status: result.status };
     },
   };

@@ -6,6 +6,7 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import type { ReviewItem } from "../../../../shared/schemas/review.ts";
+import { useCan } from "../../components/editable.tsx";
 import { ruleLabel } from "../../lib/rule-format.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { LinkedAccounts } from "../screenings/linked-accounts.tsx";
@@ -25,6 +26,7 @@ export function ReviewCard(props: {
   onDecide(decision: "approve" | "deny"): void;
 }) {
   const { item } = props;
+  const canReview = useCan("review");
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: j/k select from the keyboard.
     <li
@@ -74,32 +76,39 @@ export function ReviewCard(props: {
           collapsed
         />
       )}
-      <LabelRow item={item} />
-      <div className="rv-actions">
-        <input
-          aria-label="Note"
-          placeholder="Note (optional)"
-          value={props.note}
-          maxLength={500}
-          onChange={(e) => props.onNote(e.target.value)}
-        />
-        {(item.user_id || item.email) && (
-          <label className="rv-always">
-            <input
-              type="checkbox"
-              checked={props.alwaysAllow}
-              onChange={(e) => props.onAlwaysAllow(e.target.checked)}
-            />
-            Always allow this user
-          </label>
-        )}
-        <button type="button" onClick={() => props.onDecide("approve")}>
-          Approve
-        </button>
-        <button type="button" className="danger" onClick={() => props.onDecide("deny")}>
-          Deny
-        </button>
-      </div>
+      {/* A viewer reads the queue; its controls are off (the server refuses them anyway). */}
+      <fieldset
+        className="rv-controls"
+        disabled={!canReview}
+        title={canReview ? undefined : "Your role in this account does not allow reviewing."}
+      >
+        <LabelRow item={item} />
+        <div className="rv-actions">
+          <input
+            aria-label="Note"
+            placeholder="Note (optional)"
+            value={props.note}
+            maxLength={500}
+            onChange={(e) => props.onNote(e.target.value)}
+          />
+          {(item.user_id || item.email) && (
+            <label className="rv-always">
+              <input
+                type="checkbox"
+                checked={props.alwaysAllow}
+                onChange={(e) => props.onAlwaysAllow(e.target.checked)}
+              />
+              Always allow this user
+            </label>
+          )}
+          <button type="button" onClick={() => props.onDecide("approve")}>
+            Approve
+          </button>
+          <button type="button" className="danger" onClick={() => props.onDecide("deny")}>
+            Deny
+          </button>
+        </div>
+      </fieldset>
     </li>
   );
 }

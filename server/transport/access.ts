@@ -29,15 +29,28 @@ export type Operation = {
   /**
    * Written to the audit log when it succeeds: `true` keeps the input (masked, bounded) as
    * "after"; `"event"` keeps only that it happened (an operation that takes no input);
-   * `snapshot` reads the state before and after instead (a whole object replaced).
+   * `snapshot` reads the state before and after instead (a whole object replaced);
+   * `result` keeps what the call answered, shaped by the function, and never its input (an
+   * end user's export or erasure: the audit log must not keep the values it was asked about).
    */
-  audit?: true | "event" | { snapshot: Snapshot };
+  audit?: true | "event" | { snapshot: Snapshot } | { result: (output: never) => unknown };
   /** The audit event's target: the id the input names. */
   target?: (input: never) => string | undefined;
 };
 
 const byId = (input: { id?: string }) => input?.id;
 const snap = (snapshot: Snapshot) => ({ snapshot });
+const result = (shape: (output: never) => unknown) => ({ result: shape });
+/** What an end user's export or erasure leaves in the audit log: no value it was asked about. */
+const endUserSummary = (output: {
+  selectors?: unknown;
+  counts?: unknown;
+  erasure_id?: string;
+}) => ({
+  selectors: output?.selectors,
+  counts: output?.counts,
+  ...(output?.erasure_id ? { erasure_id: output.erasure_id } : {}),
+});
 
 /** Every operation a console member or a backend may call, and what it needs. */
 export const OPERATIONS: Record<string, Operation> = {
@@ -148,6 +161,16 @@ export const OPERATIONS: Record<string, Operation> = {
   "team.transferOwnership": { need: "own", audit: true },
   "security.put": { need: "own", audit: snap((s, a) => s.security.get(a)) },
 
+  // End users' data rights and the account's own data (docs/privacy.md).
+  "endUsers.preview": { need: "review" },
+  "endUsers.export": { need: "review", audit: result(endUserSummary) },
+  "endUsers.erase": { need: "configure", audit: result(endUserSummary) },
+  "retention.get": { need: "read" },
+  "retention.put": { need: "own", audit: snap((s, a) => s.retention.get(a)) },
+  "account.exportConfig": { need: "configure", audit: "event" },
+  "account.importConfig": { need: "own", audit: "event" },
+  "account.delete": { need: "own" },
+
   // A merchant's backend, with a secret API key.
   "screening.screen": { need: "apiKey" },
   "labelsApi.create": {
@@ -160,6 +183,8 @@ export const OPERATIONS: Record<string, Operation> = {
   "chargesApi.get": { need: "apiKey" },
   "chargesApi.decide": { need: "apiKey", audit: true, target: byId },
   "collect.token": { need: "public" },
+  "endUsersApi.export": { need: "apiKey", audit: result(endUserSummary) },
+  "endUsersApi.erase": { need: "apiKey", audit: result(endUserSummary) },
 };
 
 async function activeModel(services: Services, accountId: string) {
@@ -209,10 +234,11 @@ export async function pass<T>(
   const operation = OPERATIONS[name] as Operation;
   const { audit } = operation;
   if (!audit || !caller) return run();
-  const snapshot = typeof audit === "object" ? audit.snapshot : null;
+  const snapshot = typeof audit === "object" && "snapshot" in audit ? audit.snapshot : null;
+  const shape = typeof audit === "object" && "result" in audit ? audit.result : null;
   const read = () => (snapshot as Snapshot)(call.services, caller.accountId, input as never);
   const before = snapshot ? await read() : undefined;
-  const result = await run();
+  const output = await run();
   await call.services.audit.record({
     accountId: caller.accountId,
     actor: actorOf(caller),
@@ -220,9 +246,15 @@ export async function pass<T>(
     action: name,
     target: operation.target?.(input as never) ?? null,
     before,
-    after: snapshot ? await read() : audit === true ? bounded(input) : undefined,
+    after: snapshot
+      ? await read()
+      : shape
+        ? bounded(shape(output as never))
+        : audit === true
+          ? bounded(input)
+          : undefined,
   });
-  return result;
+  return output;
 }
 
 /** Past these, an input is cut short in its audit event (it passed validation already). */

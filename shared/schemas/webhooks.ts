@@ -9,6 +9,8 @@ export const WEBHOOK_EVENTS = [
   "review.denied",
   "charge.refunded_by_rule",
   "label.created",
+  /** An end user's data was erased (POST /api/v1/end-users/erase or the console): ids and counts only. */
+  "end_user.erased",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 

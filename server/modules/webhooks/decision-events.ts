@@ -38,6 +38,27 @@ export function reviewSettledEvent(settled: Settled, by: string): DecisionEvent 
   };
 }
 
+/**
+ * end_user.erased: an end user's data was erased (decision 029). Its id, when, which kinds of
+ * selector named the person, and how many rows of each kind: never the erased values.
+ */
+export function endUserErasedEvent(erasure: {
+  erasure_id: string;
+  erased_at: string;
+  selectors: readonly string[];
+  counts: Record<string, number>;
+}): DecisionEvent {
+  return {
+    type: "end_user.erased",
+    data: {
+      erasure_id: erasure.erasure_id,
+      erased_at: erasure.erased_at,
+      selectors: [...erasure.selectors],
+      counts: { ...erasure.counts },
+    },
+  };
+}
+
 /** label.created: the label as the API shows it. */
 export function labelCreatedEvent(label: LabelView): DecisionEvent {
   return { type: "label.created", data: { label } };

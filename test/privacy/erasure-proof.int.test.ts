@@ -1,0 +1,434 @@
+/**
+ * The proof of issue 35 (docs/privacy.md), on the embedded database and on PostgreSQL, over
+ * real HTTP: one person is seeded through the real API (browser signals, screenings, a review
+ * settled with a note, a label, an allow-list entry, a charge through a signed Stripe webhook,
+ * decision webhook deliveries), every text and JSON column of every table is searched for their
+ * email, IP, user id and device id (test/helpers/personal-data.ts), they are erased through
+ * POST /api/v1/end-users/erase, and the search then finds none of those values anywhere, while
+ * another person of the same account, and a person with the same email in another account,
+ * are untouched. Then the same for a person whose data is past its retention once
+ * housekeeping has run: three years old at the default retention, and 45 days old where the
+ * merchant set each kind to a week (retention.put).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
+import {
+  allowOrigins,
+  humanSignals,
+  publishableKeyOf,
+  SHOP,
+  tokenWithHeaders,
+} from "../helpers/collector.ts";
+import { DB_KINDS, type DbKind, openTestDatabase } from "../helpers/databases.ts";
+import { signedInMerchant } from "../helpers/merchants.ts";
+import {
+  describeHits,
+  findRawValues,
+  placesOf,
+  type RawValueHit,
+  storedForms,
+} from "../helpers/personal-data.ts";
+import { backendOf, turnOn } from "../helpers/screening.ts";
+import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { startWebhookReceiver } from "../helpers/webhook-receiver.ts";
+
+const DAY = 86_400_000;
+const CHROME =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+/** rule_scraping reviews a request from a user agent isbot recognises. */
+const BOT = "python-requests/2.31";
+
+type Person = { email: string; ip: string; userId: string; deviceId: string };
+const valuesOf = (p: Person) => [p.email, p.ip, p.userId, p.deviceId];
+
+/** The person to erase; their email is sent in mixed case, and stored as each place stores it. */
+const ERIN: Person = {
+  email: "Erin.Proof+1@Proof-Person.example",
+  ip: "203.0.113.77",
+  userId: "usr_proof_77",
+  deviceId: "dev_proof_77",
+};
+/** Another person of the same account: kept. */
+const SAM: Person = {
+  email: "Sam.Second@second-person.example",
+  ip: "198.51.100.22",
+  userId: "usr_second_22",
+  deviceId: "dev_second_22",
+};
+/** Erin's email, at another merchant: kept (an erasure is the account's own). */
+const ERIN_ELSEWHERE: Person = {
+  email: "erin.proof+1@proof-person.example",
+  ip: "192.0.2.31",
+  userId: "usr_elsewhere_31",
+  deviceId: "dev_elsewhere_31",
+};
+/** Seeded three years ago, then past every retention. */
+const OLGA: Person = {
+  email: "Olga.Old@old-person.example",
+  ip: "203.0.113.99",
+  userId: "usr_old_99",
+  deviceId: "dev_old_99",
+};
+/** Seeded now, beside Olga: inside every retention, kept. */
+const NINA: Person = {
+  email: "Nina.Now@now-person.example",
+  ip: "198.51.100.55",
+  userId: "usr_now_55",
+  deviceId: "dev_now_55",
+};
+
+/** Seeded 45 days ago where the merchant keeps each kind for a week (the audit log 30 days). */
+const PIA: Person = {
+  email: "Pia.Short@short-person.example",
+  ip: "203.0.113.121",
+  userId: "usr_short_121",
+  deviceId: "dev_short_121",
+};
+/** Seeded now beside Pia: kept. */
+const QUINN: Person = {
+  email: "Quinn.Fresh@fresh-person.example",
+  ip: "198.51.100.121",
+  userId: "usr_fresh_121",
+  deviceId: "dev_fresh_121",
+};
+
+/** The tables one seeded person's values must be found in (proves the search and the seeding). */
+const EXPECTED_TABLES = [
+  "AllowEntry",
+  "AuditEvent",
+  "Label",
+  "Screening",
+  "SignalToken",
+  "Transaction",
+  "WebhookDelivery",
+];
+
+describe.each(DB_KINDS)("findRawValues (%s)", (kind: DbKind) => {
+  it("finds a value in a text column, a nested JSON string, a text[] element, in any case", async () => {
+    const database = await openTestDatabase(kind);
+    try {
+      const db = database.sql;
+      // A table made here, after the helper was written: found through information_schema.
+      await db.query(`CREATE TABLE "ProofScratch" (
+        "id" text PRIMARY KEY, "plain" text, "short" varchar(80), "doc" jsonb, "raw" json,
+        "tags" text[], "amount" integer)`);
+      await db.query(
+        `INSERT INTO "ProofScratch" VALUES
+          ('r1', 'Mail from ERIN.PROOF+1@PROOF-PERSON.EXAMPLE today', NULL, NULL, NULL, NULL, 1),
+          ('r2', NULL, NULL, $1::jsonb, NULL, NULL, 2),
+          ('r3', NULL, NULL, NULL, NULL, ARRAY['other', 'USR_PROOF_77'], 3),
+          ('r4', NULL, 'from Dev_Proof_77', NULL, $2::json, NULL, 4),
+          ('r5', 'usrXproofX77 203.0.113.7 other@example.com', NULL, '{"ip": "203.0.113.770"}', NULL, ARRAY['usr_proof_7'], 5)`,
+        [
+          JSON.stringify({ outer: { list: [1, { ip: "203.0.113.77" }] } }),
+          // A JSON document kept as a string inside JSON (a webhook body in a log): escaped twice.
+          JSON.stringify({
+            body: JSON.stringify({ email: 'say "Erin.Proof+1@proof-person.example"' }),
+          }),
+        ],
+      );
+      const hits = await findRawValues(database, valuesOf(ERIN));
+      const found = hits
+        .filter((hit) => hit.table === "ProofScratch")
+        .map((hit) => `${hit.column} ${hit.row} ${hit.value}`)
+        .sort();
+      expect(found).toEqual([
+        `doc r2 ${ERIN.ip}`,
+        // "203.0.113.770" holds "203.0.113.77": the search is for substrings, on the safe side.
+        `doc r5 ${ERIN.ip}`,
+        `plain r1 ${ERIN.email}`,
+        `raw r4 ${ERIN.email}`,
+        `short r4 ${ERIN.deviceId}`,
+        `tags r3 ${ERIN.userId}`,
+      ]);
+      // LIKE's "_" is literal: "usrXproofX77" and "usr_proof_7" are not usr_proof_77.
+      expect(found.filter((line) => line.includes("r5"))).toEqual([`doc r5 ${ERIN.ip}`]);
+      // The same through Prisma's raw queries.
+      expect((await findRawValues(database.prisma, [ERIN.userId])).map((h) => h.row)).toEqual([
+        "r3",
+      ]);
+      expect(await findRawValues(database, ["nobody@nowhere.example"])).toEqual([]);
+      expect(storedForms('a"b')).toEqual(['a"b', 'a\\"b', 'a\\\\\\"b']);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+/** A merchant set up to receive everything a person can leave behind. */
+async function shopOf(t: TestApp, name: string, receiverUrl: string) {
+  const merchant = await signedInMerchant(t, `${name}@example.com`);
+  const backend = await backendOf(t, merchant);
+  await allowOrigins(merchant, [SHOP]);
+  const publishable = await publishableKeyOf(merchant);
+  await turnOn(merchant, "rule_scraping");
+  const stripe = await connectStripe(merchant);
+  const endpoint = await merchant.browser.mutate("webhooks.createEndpoint", {
+    url: receiverUrl,
+    events: [
+      "screening.blocked",
+      "screening.review",
+      "review.approved",
+      "review.denied",
+      "label.created",
+      "end_user.erased",
+    ],
+  });
+  expect(endpoint, JSON.stringify(endpoint)).toMatchObject({ ok: true });
+  return { merchant, backend, publishableKey: publishable.key, stripe };
+}
+type Shop = Awaited<ReturnType<typeof shopOf>>;
+
+/** Everything one person leaves in an account, sent through the real API as merchants do. */
+async function seedPerson(
+  t: TestApp,
+  shop: Shop,
+  person: Person,
+  options: { allowExpiresAt?: Date } = {},
+) {
+  const { merchant, backend } = shop;
+  // Browser signals: warden.js's collect from the person's browser (behind the shop's proxy,
+  // so the collector sees their address), then the backend screens with the token.
+  for (const type of ["signup", "trial_start", "checkout"] as const) {
+    const token = await tokenWithHeaders(
+      t,
+      shop.publishableKey,
+      { "user-agent": CHROME, "x-forwarded-for": person.ip },
+      humanSignals({ device_id: person.deviceId }),
+    );
+    const answer = await backend.screen({
+      type,
+      email: person.email,
+      user_id: person.userId,
+      ip: person.ip,
+      device_id: person.deviceId,
+      user_agent: CHROME,
+      signals: token,
+      ...(type === "checkout" ? { amount: 4900, currency: "usd" } : {}),
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.signals, `${type}'s signals`).toBe("accepted");
+  }
+  // A screening that goes to review, settled with a note that names them.
+  const review = await backend.decide({
+    type: "request",
+    user_agent: BOT,
+    email: person.email,
+    user_id: person.userId,
+    ip: person.ip,
+    device_id: person.deviceId,
+  });
+  expect(review.decision).toBe("review");
+  const settled = await backend.client.json(`/api/v1/screenings/${review.id}/decision`, {
+    body: { decision: "deny", note: `Phoned ${person.email}: not them` },
+  });
+  expect(settled.status, JSON.stringify(settled.body)).toBe(200);
+  // A label naming their user id.
+  const label = await backend.client.json("/api/v1/labels", {
+    body: {
+      subject_kind: "screening",
+      subject_id: review.id,
+      label: "fraud",
+      note: `${person.userId} disputed the charge`,
+    },
+  });
+  expect(label.status, JSON.stringify(label.body)).toBe(200);
+  // A charge through a signed Stripe webhook, created at the app's time.
+  const charge = buildCharge({
+    email: person.email,
+    receiptEmail: person.email,
+    created: Math.floor(t.clock.now().getTime() / 1000),
+  });
+  const delivered = await deliver(
+    t,
+    shop.stripe.path,
+    buildEvent("charge.succeeded", charge, { created: charge.created }),
+    shop.stripe.webhookSecret,
+  );
+  expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);
+  // An allow-list entry for their email (its audit event names it too).
+  const allowed = await merchant.browser.mutate("allowList.add", {
+    kind: "email",
+    value: person.email,
+    note: `VIP ${person.email}`,
+    ...(options.allowExpiresAt ? { expires_at: options.allowExpiresAt.toISOString() } : {}),
+  });
+  expect(allowed, JSON.stringify(allowed)).toMatchObject({ ok: true });
+  // The decision webhooks that carried them (review, its settlement, the label) are delivered.
+  await expect
+    .poll(
+      async () =>
+        (
+          await t.prisma.webhookDelivery.findMany({
+            where: { accountId: merchant.accountId, body: { contains: review.id } },
+            select: { status: true },
+          })
+        ).map((row) => row.status),
+      { timeout: 20_000 },
+    )
+    .toEqual(["delivered", "delivered", "delivered"]);
+  return { reviewId: review.id, chargeId: charge.id };
+}
+
+/** The hits for each value, and the tables each was found in. */
+function summary(hits: RawValueHit[], person: Person) {
+  return Object.fromEntries(valuesOf(person).map((value) => [value, placesOf(hits, value)]));
+}
+
+const tablesOf = (hits: RawValueHit[]) => [...new Set(hits.map((hit) => hit.table))].sort();
+
+describe.each(DB_KINDS)("an end user's erasure, proved (%s)", (kind: DbKind) => {
+  let t: TestApp;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  beforeAll(async () => {
+    t = await startTestApp(kind, {
+      env: { WEBHOOKS_ALLOW_PRIVATE: "true", TRUST_PROXY: "1" },
+    });
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.close();
+  });
+
+  it("leaves no raw value of the person anywhere, and touches no one else", async () => {
+    const shop = await shopOf(t, `erase-${kind}`, receiver.url);
+    const elsewhere = await shopOf(t, `erase-elsewhere-${kind}`, receiver.url);
+    await seedPerson(t, shop, ERIN);
+    await seedPerson(t, shop, SAM);
+    await seedPerson(t, elsewhere, ERIN_ELSEWHERE);
+
+    // The search finds every value, in every table that holds a person's data.
+    const before = await findRawValues(t.database, valuesOf(ERIN));
+    const mine = before.filter((hit) => hit.accountId === shop.merchant.accountId);
+    console.info(`[erasure-proof ${kind}] before erasure:`, JSON.stringify(summary(mine, ERIN)));
+    for (const value of valuesOf(ERIN)) {
+      expect(placesOf(mine, value), `${value} found before erasure`).not.toEqual([]);
+    }
+    expect(tablesOf(mine)).toEqual(expect.arrayContaining(EXPECTED_TABLES));
+
+    const erased = await shop.backend.client.json<{
+      erasure_id: string;
+      counts: Record<string, number>;
+    }>("/api/v1/end-users/erase", {
+      body: { email: ERIN.email, user_id: ERIN.userId, device_id: ERIN.deviceId, ip: ERIN.ip },
+    });
+    expect(erased.status, JSON.stringify(erased.body)).toBe(200);
+    expect(erased.body.counts.screenings).toBe(4);
+    expect(JSON.stringify(erased.body).toLowerCase()).not.toContain(ERIN.email.toLowerCase());
+
+    // The erasure's own webhook event is stored and delivered, with ids and counts only.
+    await expect
+      .poll(
+        () =>
+          t.prisma.webhookDelivery.count({
+            where: {
+              accountId: shop.merchant.accountId,
+              eventType: "end_user.erased",
+              status: "delivered",
+            },
+          }),
+        { timeout: 20_000 },
+      )
+      .toBe(1);
+    const event = receiver.ofType("end_user.erased");
+    expect(event).toBeDefined();
+    const audit = await t.prisma.auditEvent.findMany({
+      where: { accountId: shop.merchant.accountId, action: "endUsersApi.erase" },
+    });
+    expect(audit).toHaveLength(1);
+    const delivery = await t.prisma.webhookDelivery.findFirstOrThrow({
+      where: { accountId: shop.merchant.accountId, eventType: "end_user.erased" },
+    });
+    // Both name the erasure, and no value it was asked about (the search below checks the
+    // whole database; these say it of the two records the erasure itself wrote).
+    for (const record of [JSON.stringify(audit[0]), delivery.body, JSON.stringify(event)]) {
+      expect(record).toContain(erased.body.erasure_id);
+      for (const value of valuesOf(ERIN)) {
+        for (const form of storedForms(value)) expect(record.toLowerCase()).not.toContain(form);
+      }
+    }
+
+    // Nothing of Erin is left in her merchant's account, nor in any table no account owns.
+    const after = await findRawValues(t.database, valuesOf(ERIN));
+    const left = after.filter((hit) => hit.accountId !== elsewhere.merchant.accountId);
+    expect(left, `left after erasure:\n${describeHits(left)}`).toEqual([]);
+
+    // Scoped: Sam, in the same account, is all still there; so is Erin's email elsewhere.
+    const sam = await findRawValues(t.database, valuesOf(SAM));
+    expect(tablesOf(sam)).toEqual(expect.arrayContaining(EXPECTED_TABLES));
+    for (const value of valuesOf(SAM)) expect(placesOf(sam, value), value).not.toEqual([]);
+    const other = await findRawValues(t.database, valuesOf(ERIN_ELSEWHERE));
+    expect(tablesOf(other)).toEqual(expect.arrayContaining(EXPECTED_TABLES));
+    for (const value of valuesOf(ERIN_ELSEWHERE)) {
+      expect(placesOf(other, value), value).not.toEqual([]);
+    }
+    expect(other.every((hit) => hit.accountId === elsewhere.merchant.accountId)).toBe(true);
+  });
+
+  /**
+   * Seeds `old` `daysAgo` days back by the app's clock and `fresh` now, in a new account
+   * (with `retention` saved first, when given), runs housekeeping once, and expects none of
+   * `old`'s values anywhere and all of `fresh`'s where they were.
+   */
+  async function pastRetention(
+    name: string,
+    old: Person,
+    fresh: Person,
+    daysAgo: number,
+    retention?: Record<string, number>,
+  ) {
+    const shop = await shopOf(t, `${name}-${kind}`, receiver.url);
+    if (retention) {
+      const put = await shop.merchant.browser.mutate("retention.put", retention);
+      expect(put, JSON.stringify(put)).toMatchObject({ ok: true });
+    }
+    const now = t.clock.now();
+    t.clock.set(new Date(now.getTime() - daysAgo * DAY));
+    try {
+      // An allow-list entry with no end is the merchant's standing instruction, kept until
+      // removed; this one ended a week after it was added, so it is past its use too.
+      await seedPerson(t, shop, old, {
+        allowExpiresAt: new Date(t.clock.now().getTime() + 7 * DAY),
+      });
+    } finally {
+      t.clock.set(now);
+    }
+    await seedPerson(t, shop, fresh);
+    const before = await findRawValues(t.database, valuesOf(old));
+    console.info(
+      `[erasure-proof ${kind}] ${name}: before housekeeping`,
+      JSON.stringify(summary(before, old)),
+    );
+    expect(tablesOf(before)).toEqual(expect.arrayContaining(EXPECTED_TABLES));
+
+    const removed = await t.app.services.housekeeping.purgeExpired();
+    console.info(`[erasure-proof ${kind}] ${name}: housekeeping`, JSON.stringify(removed));
+
+    const left = await findRawValues(t.database, valuesOf(old));
+    // Where a raw value outlives its retention, this names the table, column and row (soft:
+    // what is kept of the fresh person is checked too).
+    expect.soft(left, `kept past retention:\n${describeHits(left)}`).toEqual([]);
+    const kept = await findRawValues(t.database, valuesOf(fresh));
+    expect(tablesOf(kept)).toEqual(expect.arrayContaining(EXPECTED_TABLES));
+    for (const value of valuesOf(fresh)) expect(placesOf(kept, value), value).not.toEqual([]);
+  }
+
+  it("leaves no raw value of a person past the default retention once housekeeping has run", async () => {
+    // Nobody changed the account's retention: three years is past every default.
+    await pastRetention("retention", OLGA, NINA, 3 * 365);
+  });
+
+  it("enforces a merchant's shorter retention, kind by kind, the same way", async () => {
+    // Each kind at a week (the audit log at its least, 30 days); the person is 45 days old.
+    await pastRetention("short-retention", PIA, QUINN, 45, {
+      screenings: 7,
+      collector_tokens: 1,
+      identities: 7,
+      webhook_deliveries: 7,
+      audit_log: 30,
+      charges_personal: 7,
+    });
+  });
+});

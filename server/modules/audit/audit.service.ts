@@ -139,13 +139,16 @@ export function createAuditService({ repo, now }: { repo: AuditRepository; now: 
       return `audit-${now().toISOString().slice(0, 10)}.csv`;
     },
 
-    /** Deletes events past retention in bounded batches until none is left. */
-    async prune(): Promise<number> {
+    /**
+     * Deletes events past retention in batches of `batch` until none is left, or until `more`
+     * says the caller's time is up (housekeeping's budget; the rest go on its next run).
+     */
+    async prune(batch = PRUNE_BATCH, more: () => boolean = () => true): Promise<number> {
       let total = 0;
       for (;;) {
-        const deleted = await repo.prune(PRUNE_BATCH);
+        const deleted = await repo.prune(batch);
         total += deleted;
-        if (deleted < PRUNE_BATCH) return total;
+        if (deleted < batch || !more()) return total;
       }
     },
   };

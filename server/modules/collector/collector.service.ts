@@ -226,8 +226,9 @@ export function createCollectorService({
       return { status: known.consumedAt ? "used" : "expired", signals: null };
     },
 
-    purgeExpired(before: Date): Promise<number> {
-      return repo.purgeExpired(before);
+    /** One batch of tokens past their account's retention after expiry (housekeeping). */
+    purgeExpired(now: Date, defaultDays: number, batch: number): Promise<number> {
+      return repo.purgeExpired(now, defaultDays, batch);
     },
   };
 }

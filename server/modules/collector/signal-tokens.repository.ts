@@ -58,12 +58,18 @@ export function createSignalTokensRepository(prisma: PrismaClient) {
       });
     },
 
-    /** Deletes tokens that expired before `before`; returns how many. */
-    async purgeExpired(before: Date): Promise<number> {
-      const { count } = await prisma.signalToken.deleteMany({
-        where: { expiresAt: { lt: before } },
-      });
-      return count;
+    /**
+     * Deletes at most `batch` tokens that expired more than their account's retention before
+     * `now` (Account.collectorRetentionDays; `defaultDays` where it has none); returns how many.
+     */
+    purgeExpired(now: Date, defaultDays: number, batch: number): Promise<number> {
+      return prisma.$executeRaw`
+        DELETE FROM "SignalToken" WHERE "id" IN (
+          SELECT t."id" FROM "SignalToken" t JOIN "Account" a ON a."id" = t."accountId"
+          WHERE t."expiresAt" < ${now.toISOString()}::timestamp
+            - make_interval(days => COALESCE(a."collectorRetentionDays", ${defaultDays}::int))
+          LIMIT ${batch}
+        )`;
     },
   };
 }

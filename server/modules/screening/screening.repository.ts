@@ -381,17 +381,48 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
         GROUP BY 1, 2`;
     },
 
-    /** Screenings past retention; counting rows past the longest window (requests sooner). */
-    async purge(before: { screenings: Date; identities: Date; requests: Date }) {
-      const screenings = await prisma.screening.deleteMany({
-        where: { createdAt: { lt: before.screenings } },
-      });
-      const identities = await prisma.screeningIdentity.deleteMany({
-        where: {
-          OR: [{ at: { lt: before.identities } }, { type: "request", at: { lt: before.requests } }],
-        },
-      });
-      return { screenings: screenings.count, identities: identities.count };
+    /**
+     * Deletes at most `batch` screenings older than their account's retention before `now`
+     * (Account.screeningRetentionDays; `defaultDays` where it has none), through each
+     * account's (accountId, createdAt) index. Returns how many.
+     */
+    purgeScreenings(now: Date, defaultDays: number, batch: number): Promise<number> {
+      return prisma.$executeRaw`
+        DELETE FROM "Screening" WHERE "id" IN (
+          SELECT s."id" FROM "Account" a
+          CROSS JOIN LATERAL (
+            SELECT x."id" FROM "Screening" x
+            WHERE x."accountId" = a."id"
+              AND x."createdAt" < ${now.toISOString()}::timestamp
+                - make_interval(days => COALESCE(a."screeningRetentionDays", ${defaultDays}::int))
+            LIMIT ${batch}
+          ) AS s
+          LIMIT ${batch}
+        )`;
+    },
+
+    /**
+     * Deletes at most `batch` counting rows older than their account's retention before `now`
+     * (Account.identityRetentionDays; `defaultDays` where it has none, or the account is
+     * gone), and request events' rows before `requests`. Returns how many.
+     */
+    purgeIdentities(
+      now: Date,
+      defaultDays: number,
+      requests: Date,
+      batch: number,
+    ): Promise<number> {
+      // Every retention is at least a day, and so at least `requests` ago: the (at) index.
+      return prisma.$executeRaw`
+        DELETE FROM "ScreeningIdentity" WHERE "id" IN (
+          SELECT i."id" FROM "ScreeningIdentity" i
+          LEFT JOIN "Account" a ON a."id" = i."accountId"
+          WHERE i."at" < ${requests.toISOString()}::timestamp
+            AND (i."type" = 'request'
+              OR i."at" < ${now.toISOString()}::timestamp
+                - make_interval(days => COALESCE(a."identityRetentionDays", ${defaultDays}::int)))
+          LIMIT ${batch}
+        )`;
     },
   };
   return repo;

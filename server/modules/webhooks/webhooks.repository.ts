@@ -286,18 +286,26 @@ export function createWebhooksRepository(prisma: PrismaClient) {
     },
 
     /**
-     * Deletes deliveries that are over (delivered, or given up on) and were stored and last
-     * tried before `before`; pending ones stay. The status and last try are the outbox's index.
+     * Deletes at most `batch` deliveries that are over (delivered, or given up on) and were
+     * stored and last tried more than their account's retention before `now`
+     * (Account.webhookDeliveryRetentionDays; `defaultDays` where it has none); pending ones
+     * stay. The status and last try are the outbox's index. Returns how many.
      */
-    async purgeSettled(before: Date): Promise<number> {
-      const { count } = await prisma.webhookDelivery.deleteMany({
-        where: {
-          status: { in: ["delivered", "failed"] },
-          nextAttemptAt: { lt: before },
-          createdAt: { lt: before },
-        },
-      });
-      return count;
+    purgeSettled(now: Date, defaultDays: number, batch: number): Promise<number> {
+      const at = now.toISOString();
+      return prisma.$executeRaw`
+        DELETE FROM "WebhookDelivery" WHERE "id" IN (
+          SELECT d."id" FROM "WebhookDelivery" d JOIN "Account" a ON a."id" = d."accountId"
+          CROSS JOIN LATERAL (
+            SELECT ${at}::timestamp - make_interval(
+              days => COALESCE(a."webhookDeliveryRetentionDays", ${defaultDays}::int)) AS "cutoff"
+          ) AS c
+          WHERE d."status" IN ('delivered', 'failed')
+            -- Every retention is at least a day: the range the (status, nextAttemptAt) index reads.
+            AND d."nextAttemptAt" < ${at}::timestamp - interval '1 day'
+            AND d."nextAttemptAt" < c."cutoff" AND d."createdAt" < c."cutoff"
+          LIMIT ${batch}
+        )`;
     },
 
     /** Due again now, whatever its state; the attempts so far stay in the log. */

@@ -265,8 +265,9 @@ export function createWebhooksService({
       worker.kick();
     },
 
-    /** Deletes delivered and failed deliveries stored before `before` (housekeeping). */
-    purgeSettled: (before: Date) => repo.purgeSettled(before),
+    /** One batch of delivered and failed deliveries past their account's retention (housekeeping). */
+    purgeSettled: (now: Date, defaultDays: number, batch: number) =>
+      repo.purgeSettled(now, defaultDays, batch),
 
     /** Sends everything due now; resolves when every attempt started is over (tests). */
     async flush(): Promise<void> {

@@ -6,7 +6,8 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { ACCOUNT_DELETE_TEXT } from "../../../../shared/schemas/account-config.ts";
 import { useRefreshSession, useSession } from "../../lib/session.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { EnrolTwoFactor } from "../two-factor/enrol-two-factor.tsx";
@@ -71,6 +72,9 @@ function PasswordStep() {
   const refreshSession = useRefreshSession();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  // Settings → Account → Delete account lands here with a full page load.
+  const [search] = useSearchParams();
+  const deleted = search.get("notice") === "account-deleted";
   const login = useMutation(
     trpc.auth.login.mutationOptions({
       onSuccess: async ({ user }) => {
@@ -89,6 +93,7 @@ function PasswordStep() {
 
   return (
     <AuthLayout title="Log In">
+      <FormMessage kind="success" text={deleted ? ACCOUNT_DELETE_TEXT.deleted : null} />
       <form onSubmit={submit} aria-label="Log in" className="stack">
         <label>
           Email

@@ -1,0 +1,161 @@
+/**
+ * Importing a configuration file: it is read and checked here with the server's own schema,
+ * what it would change is shown per section (against this account's export), and only a
+ * confirmation imports it. New webhook endpoints' signing secrets are shown once.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type ChangeEvent, useState } from "react";
+import {
+  type ConfigChanges,
+  type ConfigImported,
+  configChanges,
+  ZAccountConfigInput,
+} from "../../../../shared/schemas/account-config.ts";
+import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+
+const SECTION_NAMES: Record<keyof ConfigChanges, string> = {
+  rules: "Rules",
+  templates: "Templates",
+  rule_settings: "Rule settings",
+  score_thresholds: "Score thresholds",
+  blocklist: "Block lists",
+  allow_list: "Allow list",
+  allowed_origins: "Allowed origins",
+  settings: "Settings",
+  webhook_endpoints: "Webhook endpoints",
+  security: "Security",
+  retention: "Data retention",
+};
+
+export function ChangeList({ changes }: { changes: ConfigChanges }) {
+  const sections = (Object.keys(SECTION_NAMES) as (keyof ConfigChanges)[]).filter(
+    (section) => changes[section].length > 0,
+  );
+  if (sections.length === 0) return <p role="status">Nothing would change: it is all the same.</p>;
+  return (
+    <dl className="account-changes" aria-label="Changes">
+      {sections.map((section) => (
+        <div key={section}>
+          <dt>{SECTION_NAMES[section]}</dt>
+          {changes[section].map((line) => (
+            <dd key={line}>{line}</dd>
+          ))}
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function ImportConfig() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [file, setFile] = useState<{ name: string; doc: unknown; changes: ConfigChanges } | null>(
+    null,
+  );
+  const [readError, setReadError] = useState<string | null>(null);
+  const [done, setDone] = useState<ConfigImported | null>(null);
+  const importConfig = useMutation(
+    trpc.account.importConfig.mutationOptions({
+      onSuccess: async (answer) => {
+        setDone(answer);
+        setFile(null);
+        // Every section may have changed: the pages re-read what they show.
+        await queryClient.invalidateQueries();
+      },
+    }),
+  );
+
+  async function pick(event: ChangeEvent<HTMLInputElement>) {
+    const picked = event.target.files?.[0];
+    event.target.value = "";
+    setFile(null);
+    setDone(null);
+    setReadError(null);
+    importConfig.reset();
+    if (!picked) return;
+    try {
+      const doc: unknown = JSON.parse(await picked.text());
+      const parsed = ZAccountConfigInput.safeParse(doc);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        setReadError(`${issue?.path.join(".") || "The file"}: ${issue?.message ?? "not valid"}`);
+        return;
+      }
+      const current = await queryClient.fetchQuery({
+        ...trpc.account.exportConfig.queryOptions(),
+        staleTime: 0,
+      });
+      setFile({ name: picked.name, doc, changes: configChanges(current, parsed.data) });
+    } catch (caught) {
+      setReadError(caught instanceof SyntaxError ? "This file is not JSON." : errorMessage(caught));
+    }
+  }
+
+  return (
+    <div className="stack">
+      <h3>Import configuration</h3>
+      <p className="config-note">
+        A file exported from this or another Warden. Each section it carries replaces this
+        account's; allow-list entries are added or renewed, and webhook endpoints are added (each
+        with a new signing secret) unless one with the same URL and events is here already.
+      </p>
+      <label>
+        Configuration file
+        <input type="file" name="config_file" accept="application/json,.json" onChange={pick} />
+      </label>
+      {readError && (
+        <p className="message error" role="alert">
+          {readError}
+        </p>
+      )}
+      {file && (
+        <section className="stack account-preview" aria-label="What the import changes">
+          <p>Importing {file.name} changes:</p>
+          <ChangeList changes={file.changes} />
+          <div className="account-actions">
+            <button
+              type="button"
+              disabled={importConfig.isPending}
+              onClick={() => importConfig.mutate(file.doc as never)}
+            >
+              {importConfig.isPending ? "Importing…" : "Import these changes"}
+            </button>
+            <button type="button" className="secondary" onClick={() => setFile(null)}>
+              Cancel
+            </button>
+          </div>
+        </section>
+      )}
+      {importConfig.error && (
+        <p className="message error" role="alert">
+          {errorMessage(importConfig.error)}
+        </p>
+      )}
+      {done && <Imported answer={done} />}
+    </div>
+  );
+}
+
+function Imported({ answer }: { answer: ConfigImported }) {
+  return (
+    <div className="stack" role="status">
+      <p className="message success">Configuration imported.</p>
+      <ChangeList changes={answer.changes} />
+      {answer.webhook_secrets.length > 0 && (
+        <div className="stack">
+          <p>
+            New webhook endpoints and their signing secrets, shown only now: copy each into the
+            receiving system.
+          </p>
+          <ul className="account-secrets">
+            {answer.webhook_secrets.map((endpoint) => (
+              <li key={endpoint.id}>
+                {endpoint.url}: <code>{endpoint.secret}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -7,6 +7,13 @@
 import { createMetrics } from "./lib/metrics.ts";
 import { createHealthRepository } from "./modules/health/health.repository.ts";
 import { createHousekeepingService } from "./modules/housekeeping/housekeeping.service.ts";
+import { createEndUsersRepository } from "./modules/privacy/end-users.repository.ts";
+import { createEndUsersService } from "./modules/privacy/end-users.service.ts";
+import { createRetentionRepository } from "./modules/retention/retention.repository.ts";
+import {
+  createRetentionService,
+  retentionDefaults,
+} from "./modules/retention/retention.service.ts";
 import { fitInThread } from "./modules/scoring/model-fit.thread.ts";
 import { createModelsRepository } from "./modules/scoring/models.repository.ts";
 import { createModelsService } from "./modules/scoring/models.service.ts";
@@ -16,6 +23,8 @@ import { createTrainingRepository } from "./modules/scoring/training.repository.
 import { createStripeActionsRepository } from "./modules/stripe/actions/stripe-actions.repository.ts";
 import { createTransactionsRepository } from "./modules/transactions/transactions.repository.ts";
 import { createTransactionsService } from "./modules/transactions/transactions.service.ts";
+import { endUserErasedEvent } from "./modules/webhooks/decision-events.ts";
+import { wireAccountData } from "./wiring/account-data.ts";
 import { wireAccounts } from "./wiring/accounts.ts";
 import { wireDecisions } from "./wiring/decisions.ts";
 import type { ServiceDeps } from "./wiring/deps.ts";
@@ -38,6 +47,14 @@ export function createServices(deps: ServiceDeps) {
   const stripe = wireStripe(deps, { ...policy, ...decisions, actionsRepo, metrics });
   const { screeningRepo, ...screening } = wireScreening(deps, { ...policy, ...decisions, metrics });
   const { events: _events, digestKeyOf: _digestKeyOf, ...decided } = decisions;
+  const retention = createRetentionService({
+    repo: createRetentionRepository(prisma),
+    ruleSettings: policy.ruleSettings,
+    defaults: retentionDefaults({
+      screenings: deps.screening.retentionDays,
+      webhook_deliveries: deps.webhookDeliveryRetentionDays,
+    }),
+  });
 
   return {
     ...accounts,
@@ -54,10 +71,21 @@ export function createServices(deps: ServiceDeps) {
       signalTokens: screening.collector,
       webhooks: decisions.webhooks,
       audit: accounts.audit,
+      retention,
       retentionDays: deps.screening.retentionDays,
       webhookRetentionDays: deps.webhookDeliveryRetentionDays,
       now,
     }),
+    retention,
+    // An end user's export and erasure (decision 029): its event through the webhooks' outbox.
+    endUsers: createEndUsersService({
+      repo: createEndUsersRepository(prisma, decisions.webhooks.outbox),
+      now,
+      onChange: policy.onChange,
+      eventOf: endUserErasedEvent,
+      eventsStored: decisions.webhooks.outbox.kick,
+    }),
+    accountData: wireAccountData(deps, { ...policy, ...accounts, ...decisions, ...stripe }),
     health: createHealthRepository(prisma),
     scoreModels: createModelsService({
       models: createModelsRepository(prisma),

@@ -58,6 +58,16 @@ const INPUTS: Record<string, unknown> = {
   "team.invitePreview": { token: "not-a-token" },
   "security.get": undefined,
   "security.put": { require_two_factor: false, audit_retention_days: 400 },
+  "retention.get": undefined,
+  "retention.put": { screenings: 7, identities: null },
+  "account.exportConfig": undefined,
+  "account.importConfig": {
+    warden_config: 1,
+    blocklist: { countries: ["FR"], email_providers: [] },
+    allow_list: [{ kind: "user_id", value: "b-imported", note: null, expires_at: null }],
+  },
+  // A wrong password: B's own account must stay for the rest of the sweep (a 400).
+  "account.delete": { confirm: "delete", password: "not B's password" },
   "auth.changePassword": { currentPassword: MERCHANT_PASSWORD, password: MERCHANT_PASSWORD },
   "waitlist.join": { email: "b-waitlist@b-side.example" },
   "waitlist.links": undefined,
@@ -119,6 +129,11 @@ const INPUTS: Record<string, unknown> = {
   "allowList.list": undefined,
   "allowList.add": { kind: "user_id", value: "b-user" },
   "allowList.remove": { id: "set in beforeAll" },
+  // A's end user, by the IP A screened them from (their email would be echoed back as the
+  // subject): B must find, export and erase nothing of theirs.
+  "endUsers.preview": { ip: "192.0.2.200" },
+  "endUsers.export": { ip: "192.0.2.200" },
+  "endUsers.erase": { ip: "192.0.2.200" },
   "webhooks.endpoints": undefined,
   "webhooks.createEndpoint": { url: "https://8.8.8.8/b-hook", events: ["label.created"] },
   "webhooks.removeEndpoint": { id: "set in beforeAll" },

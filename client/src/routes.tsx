@@ -68,6 +68,10 @@ export const router = createBrowserRouter([
           },
           { path: "team", lazy: lazyPage(() => import("./features/team/team-page.tsx")) },
           { path: "audit", lazy: lazyPage(() => import("./features/audit/audit-page.tsx")) },
+          {
+            path: "data-requests",
+            lazy: lazyPage(() => import("./features/privacy/data-requests-page.tsx")),
+          },
           // An unknown console path says so; sending it to the dashboard hid the mistake.
           {
             path: "*",

@@ -8,10 +8,13 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { Services } from "../../services.ts";
+import { accountRoutes, accountRouteTable } from "./account.routes.ts";
 import { auditRoutes, auditRouteTable } from "./audit.routes.ts";
 import { collectRoutes, collectRouteTable } from "./collect.routes.ts";
 import { consoleRoutes, consoleRouteTable } from "./console.routes.ts";
+import { endUsersRoutes, endUsersRouteTable } from "./end-users.routes.ts";
 import { openapiPlugin } from "./openapi.plugin.ts";
+import { retentionRoutes, retentionRouteTable } from "./retention.routes.ts";
 import { reviewRoutes, reviewRouteTable } from "./review.routes.ts";
 import type { Route } from "./route.ts";
 import { scoreModelRoutes, scoreModelRouteTable } from "./score-models.routes.ts";
@@ -30,10 +33,13 @@ export function restRouteTables(services: Services): Record<string, Route[]> {
     scoreModels: scoreModelRouteTable(services),
     scoreThresholds: scoreThresholdsRouteTable(services),
     team: teamRouteTable(services),
+    retention: retentionRouteTable(services),
     audit: auditRouteTable(services),
     twoFactor: twoFactorRouteTable(services),
+    account: accountRouteTable(services),
     screening: screeningRouteTable(services),
     review: reviewRouteTable(services),
+    endUsers: endUsersRouteTable(services),
     collect: collectRouteTable(services),
   };
 }
@@ -45,9 +51,12 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
   await app.register(scoreModelRoutes, { services });
   await app.register(scoreThresholdsRoutes, { services });
   await app.register(teamRoutes, { services });
+  await app.register(retentionRoutes, { services });
   await app.register(auditRoutes, { services });
   await app.register(twoFactorRoutes, { services });
+  await app.register(accountRoutes, { services });
   await app.register(screeningRoutes, { services });
   await app.register(reviewRoutes, { services });
+  await app.register(endUsersRoutes, { services });
   await app.register(collectRoutes, { services });
 }

@@ -1,3 +1,4 @@
+import { accountRouter } from "./account.router.ts";
 import { allowListRouter } from "./allow-list.router.ts";
 import { allowedOriginsRouter } from "./allowed-origins.router.ts";
 import { apiKeysRouter } from "./api-keys.router.ts";
@@ -6,8 +7,10 @@ import { authRouter } from "./auth.router.ts";
 import { backtestRouter } from "./backtest.router.ts";
 import { blocklistRouter } from "./blocklist.router.ts";
 import { dashboardRouter } from "./dashboard.router.ts";
+import { endUsersRouter } from "./end-users.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 import { labelsApiRouter, labelsRouter } from "./labels.router.ts";
+import { retentionRouter } from "./retention.router.ts";
 import { reviewRouter, screeningsApiRouter } from "./review.router.ts";
 import { ruleSettingsRouter } from "./rule-settings.router.ts";
 import { rulesRouter } from "./rules.router.ts";
@@ -47,8 +50,11 @@ export const appRouter = router({
   scoreThresholds: scoreThresholdsRouter,
   team: teamRouter,
   security: securityRouter,
+  retention: retentionRouter,
+  endUsers: endUsersRouter,
   audit: auditRouter,
   twoFactor: twoFactorRouter,
+  account: accountRouter,
 });
 
 export type AppRouter = typeof appRouter;

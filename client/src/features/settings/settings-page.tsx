@@ -1,5 +1,7 @@
 import { Editable } from "../../components/editable.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
+import { AccountSection } from "../account-data/account-section.tsx";
+import { RetentionSection } from "../retention/retention-section.tsx";
 import { TwoFactorSection } from "../two-factor/two-factor-section.tsx";
 import { ApiKeysSection } from "./api-keys-section.tsx";
 import { ChangePasswordForm } from "./change-password-form.tsx";
@@ -18,6 +20,9 @@ export default function SettingsPage() {
         <WebhooksSection />
         <ImportCharges />
       </Editable>
+      {/* Owners only: the section says so to the rest. */}
+      <RetentionSection />
+      <AccountSection />
       {/* One's own sign-in, whatever one's role. */}
       <ChangePasswordForm />
       <TwoFactorSection />

@@ -13,4 +13,5 @@ export const NAV: NavItem[] = [
   { to: "/homepage/review", label: "Review", icon: "review" },
   { to: "/homepage/team", label: "Team", icon: "team", inMore: true },
   { to: "/homepage/audit", label: "Audit log", icon: "audit", inMore: true },
+  { to: "/homepage/data-requests", label: "Data requests", icon: "dataRequests", inMore: true },
 ];

@@ -71,7 +71,7 @@ export const RETENTION: Record<RetentionKind, RetentionKindInfo> = {
   webhook_deliveries: {
     label: "Webhook deliveries",
     holds:
-      "Decision webhooks sent to your endpoints, with their body (the event's email, IP and user id) and each attempt. Deleted this many days after the last attempt once delivered or given up on.",
+      "Decision webhooks sent to your endpoints, with their body (a screening's user id and reasons, a charge review's email, a label's note) and each attempt. Deleted this many days after the last attempt once delivered or given up on.",
     default_days: 30,
     min: 1,
     max: RETENTION_MAX_DAYS,

@@ -271,6 +271,33 @@ async function seedPerson(
   return { reviewId: review.id, chargeId: charge.id };
 }
 
+/**
+ * A later Stripe event about the person's charge (a refund, carrying their email again, as
+ * Stripe's retries and follow-ups do): once the charge's personal fields were cleared, it
+ * must not bring them back.
+ */
+async function lateRefund(t: TestApp, shop: Shop, person: Person, chargeId: string) {
+  const key = { accountId_chargeId: { accountId: shop.merchant.accountId, chargeId } };
+  const stored = await t.prisma.transaction.findUniqueOrThrow({ where: key });
+  const charge = buildCharge({
+    id: chargeId,
+    email: person.email,
+    receiptEmail: person.email,
+    refunded: true,
+    created: stored.created,
+  });
+  const delivered = await deliver(
+    t,
+    shop.stripe.path,
+    buildEvent("charge.refunded", charge, { created: Math.floor(t.clock.now().getTime() / 1000) }),
+    shop.stripe.webhookSecret,
+  );
+  expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);
+  const row = await t.prisma.transaction.findUniqueOrThrow({ where: key });
+  expect(row).toMatchObject({ refunded: true, email: null, cardFingerprint: null });
+  expect(row.personalClearedAt).not.toBeNull();
+}
+
 /** The hits for each value, and the tables each was found in. */
 function summary(hits: RawValueHit[], person: Person) {
   return Object.fromEntries(valuesOf(person).map((value) => [value, placesOf(hits, value)]));
@@ -295,7 +322,7 @@ describe.each(DB_KINDS)("an end user's erasure, proved (%s)", (kind: DbKind) => 
   it("leaves no raw value of the person anywhere, and touches no one else", async () => {
     const shop = await shopOf(t, `erase-${kind}`, receiver.url);
     const elsewhere = await shopOf(t, `erase-elsewhere-${kind}`, receiver.url);
-    await seedPerson(t, shop, ERIN);
+    const erin = await seedPerson(t, shop, ERIN);
     await seedPerson(t, shop, SAM);
     await seedPerson(t, elsewhere, ERIN_ELSEWHERE);
 
@@ -350,6 +377,9 @@ describe.each(DB_KINDS)("an end user's erasure, proved (%s)", (kind: DbKind) => 
       }
     }
 
+    // Stripe refunds her charge afterwards, its event naming her again: the charge stays clear.
+    await lateRefund(t, shop, ERIN, erin.chargeId);
+
     // Nothing of Erin is left in her merchant's account, nor in any table no account owns.
     const after = await findRawValues(t.database, valuesOf(ERIN));
     const left = after.filter((hit) => hit.accountId !== elsewhere.merchant.accountId);
@@ -386,10 +416,11 @@ describe.each(DB_KINDS)("an end user's erasure, proved (%s)", (kind: DbKind) => 
     }
     const now = t.clock.now();
     t.clock.set(new Date(now.getTime() - daysAgo * DAY));
+    let seeded: Awaited<ReturnType<typeof seedPerson>>;
     try {
       // An allow-list entry with no end is the merchant's standing instruction, kept until
       // removed; this one ended a week after it was added, so it is past its use too.
-      await seedPerson(t, shop, old, {
+      seeded = await seedPerson(t, shop, old, {
         allowExpiresAt: new Date(t.clock.now().getTime() + 7 * DAY),
       });
     } finally {
@@ -405,6 +436,8 @@ describe.each(DB_KINDS)("an end user's erasure, proved (%s)", (kind: DbKind) => 
 
     const removed = await t.app.services.housekeeping.purgeExpired();
     console.info(`[erasure-proof ${kind}] ${name}: housekeeping`, JSON.stringify(removed));
+    // A late refund of the old charge names the person again: its cleared fields stay clear.
+    await lateRefund(t, shop, old, seeded.chargeId);
 
     const left = await findRawValues(t.database, valuesOf(old));
     // Where a raw value outlives its retention, this names the table, column and row (soft:

@@ -238,7 +238,7 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
             if (found.charges.length > 0) {
               await tx.$executeRaw`
                 UPDATE "Transaction" SET "email" = NULL, "cardFingerprint" = NULL,
-                  "reviewNote" = NULL
+                  "reviewNote" = NULL, "personalClearedAt" = (now() AT TIME ZONE 'UTC')
                 WHERE "accountId" = ${accountId} AND "chargeId" = ANY(${found.charges}::text[])`;
             }
             const allowEntries = await tx.$executeRaw`

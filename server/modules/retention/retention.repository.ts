@@ -42,7 +42,8 @@ export function createRetentionRepository(prisma: PrismaClient) {
       const nowSeconds = Math.floor(now.getTime() / 1000);
       return prisma.$executeRaw`
         UPDATE "Transaction" AS t
-        SET "email" = NULL, "cardFingerprint" = NULL, "reviewNote" = NULL
+        SET "email" = NULL, "cardFingerprint" = NULL, "reviewNote" = NULL,
+          "personalClearedAt" = ${now}
         FROM (
           SELECT c."accountId", c."chargeId" FROM "Account" a
           CROSS JOIN LATERAL (

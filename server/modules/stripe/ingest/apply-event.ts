@@ -141,15 +141,19 @@ function storedWarning(row: TransactionRow): Warning | null {
   return { id: row.efwId, actionable: row.efwActionable ?? false, fraudType: row.efwFraudType };
 }
 
-/** The row's columns for a charge snapshot. */
+/**
+ * The row's columns for a charge snapshot. Once its personal fields were cleared (an end
+ * user's erasure or retention: personalClearedAt), a later event does not write them back.
+ */
 function chargeColumns(charge: ChargeSnapshot, row: TransactionRow) {
+  const cleared = Boolean(row.personalClearedAt);
   return {
     hasCharge: true,
     paymentIntentId: charge.paymentIntentId,
     amount: charge.amount,
     amountRefunded: charge.amountRefunded,
     currency: charge.currency,
-    email: charge.email,
+    email: cleared ? null : charge.email,
     created: charge.created,
     status: charge.status,
     captured: charge.captured,
@@ -160,7 +164,7 @@ function chargeColumns(charge: ChargeSnapshot, row: TransactionRow) {
     riskScore: charge.riskScore,
     cardCountry: charge.cardCountry,
     billingCountry: charge.billingCountry,
-    cardFingerprint: charge.cardFingerprint,
+    cardFingerprint: cleared ? null : charge.cardFingerprint,
     livemode: charge.livemode,
     demo: charge.demo,
   } satisfies TransactionUpdate;

@@ -38,6 +38,7 @@ export const EMPTY_ROW: Omit<TransactionRow, "accountId" | "chargeId" | "updated
   cardCountry: null,
   billingCountry: null,
   cardFingerprint: null,
+  personalClearedAt: null,
   livemode: false,
   demo: false,
   efwId: null,

@@ -3,8 +3,9 @@
  * by email, the invitee (signed up on their own) accepts it and works in both accounts; links
  * that expired, were withdrawn or replaced, or name another email are refused; two accepts at
  * once make one membership; the last owner stays (alone or against a concurrent demotion);
- * admins cannot touch owners; ownership moves; a removed member's session moves on; a new role
- * counts from the next request; and the REST routes answer as the procedures do.
+ * admins cannot touch owners; ownership moves; a removed member's session moves on; a member
+ * removed, leaving or demoted takes back the invitations their new place may not send; a new
+ * role counts from the next request; and the REST routes answer as the procedures do.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../shared/messages.ts";
@@ -445,6 +446,62 @@ describe.each(DB_KINDS)("teammates (%s)", (kind) => {
     ok(await owner.browser.mutate("team.remove", { user_id: lonerId }), "out of the last one");
     expect(await me(loner)).toBeNull();
     expect(await loner.browser.query("team.get")).toMatchObject({ ok: false, status: 401 });
+  });
+
+  it("revokes a member's invitations when they are removed, leave, or lose the role that sent them", async () => {
+    const owner = await merchant("revoking-owner");
+    const admin = await merchant("inviting-admin");
+    const leaver = await merchant("leaving-admin");
+    const heir = await merchant("next-owner");
+    const { userId: adminId } = await join(owner, admin, "admin");
+    await join(owner, leaver, "admin");
+    const { userId: heirId } = await join(owner, heir, "viewer");
+    // People with Warden logins of their own, each invited once below.
+    const demoted = await merchant("demoted");
+    const removed = await merchant("removed");
+    const left = await merchant("left");
+    const coOwner = await merchant("co-owner");
+    const kept = await merchant("kept");
+    const owners = await merchant("owners");
+    const accept = (m: Merchant, token: string) =>
+      m.browser.mutate<Joined>("team.acceptInvite", { token });
+    const revoked = { ok: false, status: 409, error: { message: MESSAGES.inviteRevoked } };
+    const pending = async () =>
+      ok(await owner.browser.query<TeamView>("team.get"), "team")
+        .invites.map((i) => i.email)
+        .sort();
+
+    // Demoted to analyst, who may not invite: every invitation the admin sent dies.
+    const byAdmin = await invite(admin, demoted.email, "viewer");
+    const byOwner = await invite(owner, owners.email, "analyst");
+    ok(await owner.browser.mutate("team.changeRole", { user_id: adminId, role: "analyst" }), "d");
+    expect(await pending()).toEqual([owners.email]);
+    expect(await accept(demoted, byAdmin.token)).toMatchObject(revoked);
+
+    // Removed (over REST): the same. Made an admin again first, they invite once more.
+    ok(await owner.browser.mutate("team.changeRole", { user_id: adminId, role: "admin" }), "up");
+    const beforeRemoval = await invite(admin, removed.email, "analyst");
+    const removal = await owner.api.json(`/api/team/members/${adminId}`, { method: "DELETE" });
+    expect(removal.status).toBe(204);
+    expect(await accept(removed, beforeRemoval.token)).toMatchObject(revoked);
+
+    // Leaving: the same.
+    const beforeLeaving = await invite(leaver, left.email, "viewer");
+    ok(await leaver.browser.mutate("team.leave"), "leave");
+    expect(await accept(left, beforeLeaving.token)).toMatchObject(revoked);
+
+    // Handing ownership over makes the owner an admin, who may not invite owners: their owner
+    // invitation dies; their admin invitation stays, as do everyone else's.
+    const asOwner = await invite(owner, coOwner.email, "owner");
+    const asAdmin = await invite(owner, kept.email, "admin");
+    ok(await owner.browser.mutate("team.transferOwnership", { user_id: heirId }), "transfer");
+    expect(await pending()).toEqual([kept.email, owners.email].sort());
+    expect(await accept(coOwner, asOwner.token)).toMatchObject(revoked);
+    expect(await accept(kept, asAdmin.token)).toMatchObject({
+      ok: true,
+      data: { account_id: owner.accountId, role: "admin" },
+    });
+    expect(await accept(owners, byOwner.token)).toMatchObject({ ok: true });
   });
 
   it("applies a new role from the next request: a viewer made analyst settles a review", async () => {

@@ -6,6 +6,8 @@
  * email may accept; someone without a Warden login signs up first (which gives them an account
  * of their own, as every signup does), then opens the link again. Bounded: 50 waiting per
  * account, 30 sent an hour per account and 3 an hour to one address, so they cannot be spam.
+ * An invitation lasts no longer than its inviter's right to send it: removing, or demoting,
+ * a member revokes those of theirs the new place may not send (team-steps.ts `placeMember`).
  */
 import { MESSAGES } from "../../../shared/messages.ts";
 import {
@@ -82,6 +84,11 @@ export function createInvitations({ repo, throttle, mailer, audit, publicUrl, no
       const token = randomToken(20);
       const createdAt = now();
       const invite = await locked(repo, inviter.accountId, async (team) => {
+        // The role as the lock sees it: removed or demoted since this request's session was
+        // read, the inviter's invitations were revoked, and this one must not outlive that.
+        const me = await team.member(inviter.userId);
+        if (!me) throw new AppError("FORBIDDEN", MESSAGES.forbiddenForRole);
+        refused(refuseInvite(me.role, input.role));
         if (await team.memberByEmail(input.email)) {
           throw new AppError("CONFLICT", MESSAGES.alreadyMember);
         }

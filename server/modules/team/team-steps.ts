@@ -1,9 +1,10 @@
 /** Small steps every team use case takes: who is acting, the account's lock, refusals, names. */
 import { MESSAGES } from "../../../shared/messages.ts";
+import type { Role } from "../../../shared/team/roles.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { Caller } from "../../lib/caller.ts";
 import type { LockedTeam, TeamRepository } from "./team.repository.ts";
-import type { Refusal } from "./team.rules.ts";
+import { invitesKept, type Refusal } from "./team.rules.ts";
 import type { Member } from "./team.types.ts";
 
 /** The signed-in member behind a caller (an API key is no member: 401). */
@@ -41,6 +42,22 @@ export async function actorAndTarget(team: LockedTeam, actor: Member, userId: st
   if (!target) throw new AppError("NOT_FOUND", MESSAGES.memberNotFound);
   if (!me) throw new AppError("FORBIDDEN", MESSAGES.forbiddenForRole);
   return { me, target, self: userId === actor.userId };
+}
+
+/**
+ * Gives a member a new role, or takes them out (`null`), and in the same transaction revokes
+ * the invitations they sent that their new place may not send (team.rules.ts `invitesKept`):
+ * an admin removed or made a viewer cannot still bring someone in through an old link.
+ */
+export async function placeMember(
+  team: LockedTeam,
+  userId: string,
+  role: Role | null,
+  at: Date,
+): Promise<void> {
+  if (role) await team.setRole(userId, role);
+  else await team.removeMember(userId);
+  await team.revokeInvitesBy(userId, invitesKept(role), at);
 }
 
 type Named = {

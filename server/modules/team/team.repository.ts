@@ -69,6 +69,23 @@ function lockedTeam(tx: Tx, accountId: string) {
       });
     },
 
+    /**
+     * Revokes the open invitations `userId` sent whose role is not in `keep` (all of them for
+     * an empty `keep`): an inviter removed or demoted takes back what they may no longer send.
+     */
+    async revokeInvitesBy(userId: string, keep: Role[], now: Date): Promise<void> {
+      await tx.invite.updateMany({
+        where: {
+          accountId,
+          invitedBy: userId,
+          acceptedAt: null,
+          revokedAt: null,
+          role: { notIn: keep },
+        },
+        data: { revokedAt: now },
+      });
+    },
+
     /** Invitations still waiting for an answer (not accepted, revoked nor expired). */
     pendingInvites(now: Date) {
       return tx.invite.count({

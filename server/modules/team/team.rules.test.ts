@@ -2,7 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "../../../shared/messages.ts";
 import type { Role } from "../../../shared/team/roles.ts";
-import { refuseChange, refuseInvite, refuseTransfer, type TeamChange } from "./team.rules.ts";
+import {
+  invitesKept,
+  refuseChange,
+  refuseInvite,
+  refuseTransfer,
+  type TeamChange,
+} from "./team.rules.ts";
 
 const role = (r: Role): TeamChange => ({ kind: "role", role: r });
 const remove: TeamChange = { kind: "remove" };
@@ -121,6 +127,21 @@ describe("refuseInvite", () => {
   ];
   it.each(cases)("%s invites as %s", (inviter, invited, expected) => {
     expect(refuseInvite(inviter, invited)).toEqual(expected);
+  });
+});
+
+describe("invitesKept", () => {
+  const cases: [Role | null, Role[]][] = [
+    ["owner", ["owner", "admin", "analyst", "viewer"]],
+    // An owner handing ownership over becomes an admin: their owner invitations go.
+    ["admin", ["admin", "analyst", "viewer"]],
+    ["analyst", []],
+    ["viewer", []],
+    // Removed or left.
+    [null, []],
+  ];
+  it.each(cases)("a member now %s keeps invitations as %j", (role, kept) => {
+    expect(invitesKept(role)).toEqual(kept);
   });
 });
 

@@ -5,7 +5,7 @@
  * nobody, owner or not, leaves the account without an owner.
  */
 import { MESSAGES } from "../../../shared/messages.ts";
-import { can, type Role } from "../../../shared/team/roles.ts";
+import { can, ROLES, type Role } from "../../../shared/team/roles.ts";
 
 /** A new role for a member, their removal by someone else, or their leaving. */
 export type TeamChange = { kind: "role"; role: Role } | { kind: "remove" } | { kind: "leave" };
@@ -47,6 +47,15 @@ export function refuseInvite(inviter: Role, role: Role): Refusal | null {
     return { code: "FORBIDDEN", message: MESSAGES.onlyOwnerMakesOwner };
   }
   return null;
+}
+
+/**
+ * The roles of invitations a member in `role` may have pending (none once they are out of
+ * the account: `null`). A member removed, leaving or demoted keeps only these; the others are
+ * revoked with the change, so an invitation never outlives its inviter's right to send it.
+ */
+export function invitesKept(role: Role | null): Role[] {
+  return role ? ROLES.filter((invited) => refuseInvite(role, invited) === null) : [];
 }
 
 /** Ownership goes from an owner to another member who is not an owner yet. */

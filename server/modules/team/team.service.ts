@@ -11,7 +11,7 @@ import type { Caller } from "../../lib/caller.ts";
 import { createInvitations } from "./invitations.ts";
 import { refuseChange, refuseTransfer } from "./team.rules.ts";
 import type { TeamDeps } from "./team.types.ts";
-import { actorAndTarget, locked, memberOf, refused } from "./team-steps.ts";
+import { actorAndTarget, locked, memberOf, placeMember, refused } from "./team-steps.ts";
 
 export { LIMITS } from "./invitations.ts";
 
@@ -58,7 +58,10 @@ export function createTeamService(deps: TeamDeps) {
     /** The members (the caller marked) and the invitations waiting for an answer. */
     get: teamView,
 
-    /** Gives a member another role; takes effect on their next request. */
+    /**
+     * Gives a member another role; takes effect on their next request. Invitations they sent
+     * that the new role may not send are revoked with it.
+     */
     async changeRole(caller: Caller, userId: string, role: Role): Promise<MemberView> {
       const actor = memberOf(caller);
       await locked(repo, actor.accountId, async (team) => {
@@ -66,13 +69,16 @@ export function createTeamService(deps: TeamDeps) {
         const change = { kind: "role" as const, role };
         const owners = await team.owners();
         refused(refuseChange({ actor: me.role, target: target.role, self, change, owners }));
-        if (target.role !== role) await team.setRole(userId, role);
+        if (target.role !== role) await placeMember(team, userId, role, now());
       });
       const view = await teamView(caller);
       return view.members.find((member) => member.user_id === userId) as MemberView;
     },
 
-    /** Takes a member out of the account; their sessions move to another of their accounts. */
+    /**
+     * Takes a member out of the account, revoking the invitations they sent; their sessions
+     * move to another of their accounts.
+     */
     async remove(caller: Caller, userId: string): Promise<void> {
       const actor = memberOf(caller);
       await locked(repo, actor.accountId, async (team) => {
@@ -80,11 +86,11 @@ export function createTeamService(deps: TeamDeps) {
         const change = { kind: "remove" as const };
         const owners = await team.owners();
         refused(refuseChange({ actor: me.role, target: target.role, self, change, owners }));
-        await team.removeMember(userId);
+        await placeMember(team, userId, null, now());
       });
     },
 
-    /** The caller leaves the account they act in (not as its last owner). */
+    /** The caller leaves the account they act in (not as its last owner), revoking their invitations. */
     async leave(caller: Caller): Promise<void> {
       const person = memberOf(caller);
       await locked(repo, person.accountId, async (team) => {
@@ -92,7 +98,7 @@ export function createTeamService(deps: TeamDeps) {
         const change = { kind: "leave" as const };
         const owners = await team.owners();
         refused(refuseChange({ actor: me.role, target: me.role, self: true, change, owners }));
-        await team.removeMember(person.userId);
+        await placeMember(team, person.userId, null, now());
       });
     },
 
@@ -102,8 +108,9 @@ export function createTeamService(deps: TeamDeps) {
       await locked(repo, actor.accountId, async (team) => {
         const { me, target, self } = await actorAndTarget(team, actor, userId);
         refused(refuseTransfer({ actor: me.role, target: target.role, self }));
-        await team.setRole(userId, "owner");
-        await team.setRole(actor.userId, "admin");
+        await placeMember(team, userId, "owner", now());
+        // An admin may not invite owners: the former owner's pending owner invitations go.
+        await placeMember(team, actor.userId, "admin", now());
       });
     },
 

@@ -46,10 +46,12 @@ const endUserSummary = (output: {
   selectors?: unknown;
   counts?: unknown;
   erasure_id?: string;
+  widened?: boolean;
 }) => ({
   selectors: output?.selectors,
   counts: output?.counts,
   ...(output?.erasure_id ? { erasure_id: output.erasure_id } : {}),
+  ...(output?.widened ? { widened: true } : {}),
 });
 
 /** Every operation a console member or a backend may call, and what it needs. */

@@ -2,7 +2,10 @@
  * An end user's data rights (docs/privacy.md): find everything Warden holds about one of the
  * merchant's customers, export it, erase it. GET /api/v1/end-users/export and POST
  * /api/v1/end-users/erase with a secret key, and endUsers.* in the console. A person is named
- * by any of their email, user id, device id or IP; every selector given is matched.
+ * by any of their email, user id, device id, IP or card fingerprint; every selector given is
+ * matched, exactly as stored (an email in any case, with the spellings the rules fold into one
+ * inbox). The other emails and user ids their screenings carried are offered (`widening`) and
+ * matched only with `widen: true`: an end user can forge them.
  */
 import { z } from "zod";
 import { canonicalIp } from "../ip-address.ts";
@@ -11,15 +14,23 @@ import { storableString } from "./storable.ts";
 const text = (max: number) =>
   storableString().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
 
-export const END_USER_SELECTORS = ["email", "user_id", "device_id", "ip"] as const;
+export const END_USER_SELECTORS = [
+  "email",
+  "user_id",
+  "device_id",
+  "ip",
+  "card_fingerprint",
+] as const;
 export type EndUserSelectorKind = (typeof END_USER_SELECTORS)[number];
 
-/** Who: at least one of email, user_id, device_id, ip (an email is matched in any case). */
+/**
+ * Who: at least one of email, user_id, device_id, ip, card_fingerprint (an email is matched in
+ * any case); `widen` also matches the emails and user ids the preview offers.
+ */
 export const ZEndUserSelector = z
   .strictObject({
     email: text(320)
       .refine((value) => /^[^\s@]+@[^\s@]+$/.test(value), { message: "must be an email address" })
-      .transform((value) => value.toLowerCase())
       .optional(),
     user_id: text(200).optional(),
     device_id: text(200).optional(),
@@ -27,9 +38,16 @@ export const ZEndUserSelector = z
       .union([z.ipv4(), z.ipv6()], { message: "must be an IPv4 or IPv6 address" })
       .transform(canonicalIp)
       .optional(),
+    card_fingerprint: text(200).optional(),
+    /** A query string's "true"/"false" too (GET /api/v1/end-users/export). */
+    widen: z
+      .union([z.boolean(), z.enum(["true", "false"]).transform((value) => value === "true")], {
+        message: "must be true or false",
+      })
+      .optional(),
   })
   .refine((s) => END_USER_SELECTORS.some((key) => s[key] !== undefined), {
-    message: "give at least one of email, user_id, device_id, ip",
+    message: "give at least one of email, user_id, device_id, ip, card_fingerprint",
     path: ["email"],
   });
 export type EndUserSelector = z.infer<typeof ZEndUserSelector>;
@@ -65,8 +83,20 @@ export const ZEndUserCounts = z.object({
 });
 export type EndUserCounts = z.infer<typeof ZEndUserCounts>;
 
+/**
+ * Who the request reached beyond the values asked for: the stored spellings of the asked email
+ * that fold to the same inbox (matched with it), and the emails and user ids the person's
+ * screenings carried beside it (matched only when `widened`).
+ */
+const ZReach = {
+  spellings: z.array(z.string()),
+  widening: z.object({ emails: z.array(z.string()), user_ids: z.array(z.string()) }),
+  widened: z.boolean(),
+};
+
 /** Everything stored about the person, by where it came from. */
 export const ZEndUserExport = z.object({
+  ...ZReach,
   exported_at: z.string(),
   /** The selector kinds asked for (their values are in `subject`). */
   selectors: z.array(z.enum(END_USER_SELECTORS)),
@@ -75,6 +105,7 @@ export const ZEndUserExport = z.object({
     user_id: z.string().optional(),
     device_id: z.string().optional(),
     ip: z.string().optional(),
+    card_fingerprint: z.string().optional(),
   }),
   counts: ZEndUserCounts,
   sources: z.record(z.string(), z.string()),
@@ -97,10 +128,15 @@ export type EndUserExport = z.infer<typeof ZEndUserExport>;
 
 /** What an erasure will do, shown before the merchant confirms (endUsers.preview). */
 export const ZErasurePreview = z.object({
+  ...ZReach,
   selectors: z.array(z.enum(END_USER_SELECTORS)),
   counts: ZEndUserCounts,
+  /** Devices and cards the person's rows carried, not asked for: add them to erase them too. */
+  offered: z.object({ devices: z.array(z.string()), cards: z.array(z.string()) }),
   /** What is kept, and why (decision 029), in sentences the console shows as they are. */
   kept: z.array(z.string()),
+  /** Where the person may still be named and no typed match can find them: look there. */
+  not_searched: z.array(z.string()),
 });
 export type ErasurePreview = z.infer<typeof ZErasurePreview>;
 
@@ -109,6 +145,8 @@ export const ZErasureResult = z.object({
   erasure_id: z.string(),
   erased_at: z.string(),
   selectors: z.array(z.enum(END_USER_SELECTORS)),
+  /** Whether the offered emails and user ids were erased too (`widen: true`). */
+  widened: z.boolean(),
   counts: ZEndUserCounts,
   kept: z.array(z.string()),
 });

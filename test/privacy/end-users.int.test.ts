@@ -9,6 +9,7 @@
  * values; the audit log still refuses a plain UPDATE; and only owners and admins may erase.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PERSONAL_COLUMNS } from "../../server/modules/privacy/personal-columns.ts";
 import type {
   EndUserExport,
   ErasurePreview,
@@ -168,12 +169,26 @@ describe.each(DB_KINDS)("an end user's export and erasure (%s)", (kind) => {
   let b: Awaited<ReturnType<typeof seeded>>;
 
   it("exports everything about the person, each item with its source, in their account only", async () => {
-    const res = await exportOf(a.backend, { email: a.person.email, device_id: a.person.device });
+    // As asked: the trial only. The user id it carried is offered, not followed.
+    const asked = await exportOf(a.backend, { email: a.person.email, device_id: a.person.device });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    expect(asked.body.screenings.map((s) => s.id)).toEqual([a.trial.id]);
+    expect(asked.body).toMatchObject({
+      widened: false,
+      spellings: [],
+      widening: { emails: [], user_ids: [a.person.user] },
+    });
+    const res = await exportOf(a.backend, {
+      email: a.person.email,
+      device_id: a.person.device,
+      widen: "true",
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const body = res.body;
     expect(body.selectors).toEqual(["email", "device_id"]);
     expect(body.subject).toEqual({ email: a.person.email, device_id: a.person.device });
-    // The review under the other email is found through the user id the trial carried.
+    expect(body.widened).toBe(true);
+    // Widened: the review under the other email is found through the user id the trial carried.
     expect(body.screenings.map((s) => s.id).sort()).toEqual([a.trial.id, a.review.id].sort());
     expect(body.screenings.find((s) => s.id === a.review.id)).toMatchObject({
       email: a.person.alias,
@@ -202,7 +217,9 @@ describe.each(DB_KINDS)("an end user's export and erasure (%s)", (kind) => {
       expect.arrayContaining(["allowList.add", "labels.add", "review.settle"]),
     );
     for (const [section, items] of Object.entries(body)) {
-      if (!Array.isArray(items) || section === "selectors" || section === "truncated") continue;
+      if (!Array.isArray(items) || ["selectors", "truncated", "spellings"].includes(section)) {
+        continue;
+      }
       for (const item of items as { source: string }[]) expect(item.source).toBe(section);
       expect(body.counts[section as keyof typeof body.counts]).toBe(items.length);
     }
@@ -214,7 +231,7 @@ describe.each(DB_KINDS)("an end user's export and erasure (%s)", (kind) => {
     // B's customer with the same values is not in A's export, nor A's in B's.
     const bIds = [b.trial.id, b.review.id, b.charge.id, b.merchant.accountId];
     for (const id of bIds.slice(0, 2)) expect(JSON.stringify(body)).not.toContain(id);
-    const theirs = await exportOf(b.backend, { email: b.person.email });
+    const theirs = await exportOf(b.backend, { email: b.person.email, widen: "true" });
     expect(JSON.stringify(theirs.body)).not.toContain(a.trial.id);
     expect(theirs.body.screenings).toHaveLength(2);
 
@@ -291,11 +308,17 @@ describe.each(DB_KINDS)("an end user's export and erasure (%s)", (kind) => {
     const preview = await a.merchant.browser.query<ErasurePreview>("endUsers.preview", {
       email: a.person.email,
       device_id: a.person.device,
+      widen: true,
     });
-    expect(preview).toMatchObject({ ok: true });
+    expect(preview).toMatchObject({ ok: true, data: { widened: true } });
     const previewed = (preview as { data: ErasurePreview }).data;
+    expect(previewed.not_searched.length).toBeGreaterThan(0);
 
-    const res = await eraseOf(a.backend, { email: a.person.email, device_id: a.person.device });
+    const res = await eraseOf(a.backend, {
+      email: a.person.email,
+      device_id: a.person.device,
+      widen: true,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.counts).toMatchObject({
       screenings: 2,
@@ -351,6 +374,7 @@ describe.each(DB_KINDS)("an end user's export and erasure (%s)", (kind) => {
       selectors: ["email", "device_id"],
       counts: res.body.counts,
       erasure_id: res.body.erasure_id,
+      widened: true,
     });
     // Outside an erasure, the audit log still refuses any change.
     await expect(
@@ -392,8 +416,8 @@ describe.each(DB_KINDS)("an end user's export and erasure (%s)", (kind) => {
 
     const c = await seeded("twice");
     const both = await Promise.all([
-      eraseOf(c.backend, { email: c.person.email }),
-      eraseOf(c.backend, { user_id: c.person.user }),
+      eraseOf(c.backend, { email: c.person.email, widen: true }),
+      eraseOf(c.backend, { user_id: c.person.user, widen: true }),
     ]);
     for (const res of both) expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(both.map((r) => r.body.counts.screenings).sort()).toContain(2);
@@ -421,7 +445,7 @@ describe.each(DB_KINDS)("an end user's export and erasure (%s)", (kind) => {
     };
     const analyst: Merchant = await join("analyst", "analyst");
     const admin: Merchant = await join("admin", "admin");
-    const who = { email: owner.person.email };
+    const who = { email: owner.person.email, widen: true };
 
     const preview = await analyst.browser.query<ErasurePreview>("endUsers.preview", who);
     expect(preview).toMatchObject({ ok: true, data: { counts: { screenings: 2 } } });
@@ -453,5 +477,174 @@ describe.each(DB_KINDS)("an end user's export and erasure (%s)", (kind) => {
       for (const value of valuesOf(owner.person))
         expect(JSON.stringify(audit)).not.toContain(value);
     }
+  });
+
+  it("offers widening and follows it only when asked: a signup with someone else's email reaches nothing of theirs", async () => {
+    const shop = await seeded("forged");
+    const victim = shop.person;
+    // An attacker signs up once with the victim's email under their own user id.
+    const attacker = `attacker-${kind}-1`;
+    const forged = await shop.backend.decide({
+      type: "signup",
+      email: victim.email,
+      user_id: attacker,
+      user_agent: BROWSER,
+    });
+    const victimIds = [shop.trial.id, shop.review.id];
+
+    const asked = await exportOf(shop.backend, { user_id: attacker });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    expect(asked.body.screenings.map((row) => row.id)).toEqual([forged.id]);
+    expect(asked.body.widening).toEqual({ emails: [victim.email], user_ids: [] });
+    const text = JSON.stringify(asked.body);
+    for (const value of [victim.user, victim.device, victim.alias, ...victimIds]) {
+      expect(text, value).not.toContain(value);
+    }
+    // Every section holds only rows about the person asked for.
+    expect(asked.body.webhook_deliveries).toEqual([]);
+    expect(asked.body.allow_entries).toEqual([]);
+
+    // Erasing the attacker leaves every row of the victim's as it was.
+    const victimRows = () =>
+      t.prisma.screening.findMany({ where: { id: { in: victimIds } }, orderBy: { id: "asc" } });
+    const before = JSON.stringify(await victimRows());
+    const erased = await eraseOf(shop.backend, { user_id: attacker });
+    expect(erased.status, JSON.stringify(erased.body)).toBe(200);
+    expect(erased.body).toMatchObject({
+      widened: false,
+      counts: { screenings: 1, allow_entries: 0 },
+    });
+    expect(JSON.stringify(await victimRows())).toBe(before);
+
+    // Widened on purpose, the victim's screenings go too; their allow entry, reached only by
+    // widening, is never deleted.
+    const wide = await eraseOf(shop.backend, {
+      user_id: "someone-unrelated",
+      email: "x@y.example",
+    });
+    expect(wide.status).toBe(200);
+    const byEmail = await eraseOf(shop.backend, { device_id: victim.device, widen: true });
+    expect(byEmail.status, JSON.stringify(byEmail.body)).toBe(200);
+    expect(byEmail.body.widened).toBe(true);
+    expect(
+      await t.prisma.allowEntry.count({
+        where: { accountId: shop.merchant.accountId, value: victim.email },
+      }),
+    ).toBe(1);
+  });
+
+  it("matches the spellings the rules fold into one inbox, lists them, and no one else's", async () => {
+    const shop = await seeded("spellings");
+    const spellings = [`Mia.Fold+shop@Gmail.com`, `miafold@googlemail.com`, `MIA.FOLD@gmail.com`];
+    const neighbour = `mia.folds@gmail.com`;
+    const ids: string[] = [];
+    for (const [i, email] of [...spellings, neighbour].entries()) {
+      const answer = await shop.backend.decide({
+        type: "signup",
+        email,
+        user_id: `fold-${kind}-${i}`,
+        user_agent: BROWSER,
+      });
+      ids.push(answer.id);
+    }
+    const preview = await shop.merchant.browser.query<ErasurePreview>("endUsers.preview", {
+      email: "mia.fold@gmail.com",
+    });
+    expect(preview).toMatchObject({ ok: true });
+    const data = (preview as { data: ErasurePreview }).data;
+    // Stored lowercased (the screening schema folds an email's case on the way in).
+    expect([...data.spellings].sort()).toEqual(
+      ["mia.fold+shop@gmail.com", "miafold@googlemail.com"].sort(),
+    );
+    expect(data.counts.screenings).toBe(3);
+    // Their user ids are offered, not matched.
+    expect(data.widening.user_ids.sort()).toEqual([0, 1, 2].map((i) => `fold-${kind}-${i}`));
+
+    const erased = await eraseOf(shop.backend, { email: "mia.fold@gmail.com" });
+    expect(erased.body.counts.screenings).toBe(3);
+    const rows = await t.prisma.screening.findMany({ where: { id: { in: ids } } });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const id of ids.slice(0, 3)) expect(byId.get(id)?.email).toBeNull();
+    expect(byId.get(ids[3] as string)?.email).toBe(neighbour);
+  });
+
+  // On the embedded database every statement runs in this one process, one at a time, so two
+  // erasures never overlap there; on PostgreSQL they do, and the budget holds them.
+  it.runIf(kind === "postgres")(
+    "runs at most two erasures of one account at once: the others get 429 with Retry-After, and nothing is half-done",
+    async () => {
+      const shop = await seeded("budget");
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          eraseOf(shop.backend, { email: shop.person.email, widen: true }),
+        ),
+      );
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(1);
+      expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(2);
+      const refused = answers.filter((answer) => answer.status === 429);
+      expect(refused.length).toBeGreaterThanOrEqual(6);
+      for (const answer of refused) {
+        expect(answer.headers.get("retry-after")).toBe("5");
+        expect(answer.body.error?.message).toMatch(/Another erasure of this account is running/);
+      }
+      // Another account is not held up by this one's erasures.
+      const other = await eraseOf(b.backend, { email: "nobody-here@example.com" });
+      expect(other.status).toBe(200);
+      // Once they end, the next one runs; the person is gone.
+      const again = await eraseOf(shop.backend, { email: shop.person.email, widen: true });
+      expect(again.status).toBe(200);
+      expect(await stored(shop.merchant.accountId)).not.toContain(shop.person.email);
+    },
+  );
+
+  it.runIf(kind === "postgres")(
+    "counts the erasures running on other instances too (advisory locks on PostgreSQL)",
+    async () => {
+      const shop = await seeded("instances");
+      const hashed = (slot: number) => `${shop.merchant.accountId}:${slot}`;
+      // Another instance holds both slots: this one must refuse, not queue behind it.
+      await t.prisma.$transaction(async (tx) => {
+        for (const slot of [0, 1]) {
+          const [row] = await tx.$queryRaw<{ ok: boolean }[]>`
+            SELECT pg_try_advisory_xact_lock(hashtext('warden.erasure'), hashtext(${hashed(slot)})) AS "ok"`;
+          expect(row?.ok).toBe(true);
+        }
+        const held = await eraseOf(shop.backend, { email: shop.person.email });
+        expect(held.status, JSON.stringify(held.body)).toBe(429);
+        expect(held.headers.get("retry-after")).toBe("5");
+      });
+      const freed = await eraseOf(shop.backend, { email: shop.person.email });
+      expect(freed.status).toBe(200);
+      expect(freed.body.counts.screenings).toBe(1);
+    },
+  );
+
+  it("classifies every text and JSON column of every account table as personal or not", async () => {
+    const columns = await t.prisma.$queryRaw<{ table: string; column: string }[]>`
+      SELECT c.table_name AS "table", c.column_name AS "column"
+      FROM information_schema.columns c
+      WHERE c.table_schema = current_schema()
+        AND (c.data_type IN ('text', 'character varying', 'json', 'jsonb')
+          OR (c.data_type = 'ARRAY' AND c.udt_name IN ('_text', '_varchar')))
+        AND EXISTS (SELECT 1 FROM information_schema.columns a
+          WHERE a.table_schema = c.table_schema AND a.table_name = c.table_name
+            AND a.column_name = 'accountId')
+      ORDER BY 1, 2`;
+    const unclassified = columns.filter(
+      ({ table, column }) => PERSONAL_COLUMNS[table]?.[column] === undefined,
+    );
+    expect(
+      unclassified.map(({ table, column }) => `${table}.${column}`),
+      "classify each in server/modules/privacy/personal-columns.ts: personal (and how an erasure clears it) or not (and why)",
+    ).toEqual([]);
+    // And nothing classified that is not there (a renamed column).
+    const present = new Set(columns.map(({ table, column }) => `${table}.${column}`));
+    const stale = Object.entries(PERSONAL_COLUMNS).flatMap(([table, cols]) =>
+      Object.keys(cols)
+        .map((column) => `${table}.${column}`)
+        .filter((name) => !present.has(name)),
+    );
+    expect(stale).toEqual([]);
   });
 });

@@ -1,20 +1,22 @@
 /**
- * The only code that touches the database for an end user's data rights (decision 029): find
- * the person's rows in one account, read them for an export, and erase them in one
- * transaction that also rewrites the audit log's mentions (the guard lets it only with
- * warden.erasure on) and stores the `end_user.erased` event for the merchant's endpoints.
+ * The only code that touches the database for an end user's data rights (decision 029). Rows
+ * are found by exact, typed matches on the columns that hold a person (personal-columns.ts),
+ * and only those rows change: their personal fields are cleared, and their text and JSON are
+ * edited as values (scrub.ts), never as the text of a whole column. Configuration, enums,
+ * statuses and sealed secrets are never touched. One transaction, in bounded statements.
  */
 import { Prisma, type PrismaClient } from "../../db/generated/client.ts";
 import type { DecisionEvent, EventOutbox } from "../webhooks/webhooks.types.ts";
-import { countMatches, matchIds, sweep } from "./erasure-sweep.ts";
+import {
+  ERASED,
+  type Matcher,
+  matcherOf,
+  type PersonValues,
+  scrubJson,
+  scrubText,
+} from "./scrub.ts";
 
-/** The person's values, once expanded (end-users.service.ts): all lowercase emails. */
-export type PersonValues = {
-  emails: string[];
-  userIds: string[];
-  devices: string[];
-  ips: string[];
-};
+export type { PersonValues };
 
 /** What matched, per kind (an export's or preview's), or what an erasure changed. */
 export type Counts = {
@@ -31,49 +33,150 @@ export type Counts = {
 /** The keys of a screening's input an erasure keeps: nothing in them names anyone. */
 export const KEPT_INPUT_KEYS = ["type", "amount", "currency"] as const;
 
+/** Audit actions whose `after.note` is free text about the screening or charge in `target`. */
+export const NOTE_ACTIONS = [
+  "review.settle",
+  "screeningsApi.decide",
+  "chargesApi.decide",
+  "labels.add",
+  "labelsApi.create",
+];
+/** Decision webhook events that are about one screening, review, label or charge. */
+const DELIVERY_TYPES_ERASED_NEVER = ["end_user.erased"];
+
+/** Rows read and written per statement: no statement holds the database for long. */
+const CHUNK = 500;
 const MAX_EXPANDED = 100;
 
 type Db = Prisma.TransactionClient;
 
-/** The allow-list values naming the person: an IP also as its one-address range. */
-function allowValues(v: PersonValues) {
-  const cidrs = v.ips.flatMap((ip) => [ip, `${ip}/${ip.includes(":") ? 128 : 32}`]);
-  return Prisma.sql`(
-    ("kind" = 'email' AND lower("value") = ANY(${v.emails}::text[]))
-    OR ("kind" = 'user_id' AND "value" = ANY(${v.userIds}::text[]))
-    OR ("kind" = 'device' AND "value" = ANY(${v.devices}::text[]))
-    OR ("kind" = 'ip_cidr' AND "value" = ANY(${cidrs}::text[])))`;
-}
+const arr = (values: readonly string[]) => Prisma.sql`${[...values]}::text[]`;
+/** Emails folded by the database itself on both sides (the same lower() as the column's). */
+const folded = (emails: readonly string[]) =>
+  Prisma.sql`ARRAY(SELECT lower(e) FROM unnest(${[...emails]}::text[]) AS e)`;
 
 const screeningsOf = (accountId: string, v: PersonValues) => Prisma.sql`
   "accountId" = ${accountId} AND (
-    lower("email") = ANY(${v.emails}::text[])
-    OR "userId" = ANY(${v.userIds}::text[])
-    OR "ip" = ANY(${v.ips}::text[])
-    OR "collectIp" = ANY(${v.ips}::text[])
-    OR "input"->>'device_id' = ANY(${v.devices}::text[])
-    OR "signals"->>'device_id' = ANY(${v.devices}::text[]))`;
+    lower("email") = ANY(${folded(v.emails)})
+    OR "userId" = ANY(${arr(v.userIds)})
+    OR "ip" = ANY(${arr(v.ips)})
+    OR "collectIp" = ANY(${arr(v.ips)})
+    OR "input"->>'device_id' = ANY(${arr(v.devices)})
+    OR "signals"->>'device_id' = ANY(${arr(v.devices)})
+    OR "input"->>'card_fingerprint' = ANY(${arr(v.cards)}))`;
 
 const chargesOf = (accountId: string, v: PersonValues) => Prisma.sql`
-  "accountId" = ${accountId} AND lower("email") = ANY(${v.emails}::text[])`;
+  "accountId" = ${accountId} AND (
+    lower("email") = ANY(${folded(v.emails)}) OR "cardFingerprint" = ANY(${arr(v.cards)}))`;
 
 const tokensOf = (accountId: string, v: PersonValues) => Prisma.sql`
   "accountId" = ${accountId} AND (
-    "collectIp" = ANY(${v.ips}::text[]) OR "signals"->>'device_id' = ANY(${v.devices}::text[]))`;
+    "collectIp" = ANY(${arr(v.ips)}) OR "signals"->>'device_id' = ANY(${arr(v.devices)}))`;
 
-const labelsOf = (accountId: string, screenings: string[], charges: string[]) => Prisma.sql`
+const labelsOf = (accountId: string, found: Found) => Prisma.sql`
   "accountId" = ${accountId} AND (
-    ("subjectKind" = 'screening' AND "subjectId" = ANY(${screenings}::text[]))
-    OR ("subjectKind" = 'charge' AND "subjectId" = ANY(${charges}::text[])))`;
+    ("subjectKind" = 'screening' AND "subjectId" = ANY(${arr(found.screenings)}))
+    OR ("subjectKind" = 'charge' AND "subjectId" = ANY(${arr(found.charges)})))`;
+
+/** An allow-list entry's value naming the person: `kind`/`value` are the columns or JSON paths. */
+function allowMatch(kind: Prisma.Sql, value: Prisma.Sql, v: PersonValues) {
+  const cidrs = v.ips.flatMap((ip) => [ip, `${ip}/${ip.includes(":") ? 128 : 32}`]);
+  return Prisma.sql`(
+    (${kind} = 'email' AND lower(${value}) = ANY(${folded(v.emails)}))
+    OR (${kind} = 'user_id' AND ${value} = ANY(${arr(v.userIds)}))
+    OR (${kind} = 'device' AND ${value} = ANY(${arr(v.devices)}))
+    OR (${kind} = 'ip_cidr' AND ${value} = ANY(${arr(cidrs)}))
+    OR (${kind} = 'card_fingerprint' AND ${value} = ANY(${arr(v.cards)})))`;
+}
+const allowEntriesOf = (accountId: string, v: PersonValues) =>
+  Prisma.sql`"accountId" = ${accountId} AND ${allowMatch(Prisma.sql`"kind"::text`, Prisma.sql`"value"`, v)}`;
+
+/** Deliveries of events about the person's rows, or naming their user id or email. */
+const deliveriesOf = (accountId: string, v: PersonValues, found: Found) => {
+  const subjects = [...found.screenings, ...found.charges];
+  const at = (path: string) => Prisma.sql`(b.j #>> ${`{${path}}`}::text[])`;
+  // Each body is parsed once (the lateral), and only the account's own.
+  return Prisma.sql`"accountId" = ${accountId} AND "id" IN (
+    SELECT d."id" FROM "WebhookDelivery" d CROSS JOIN LATERAL (SELECT d."body"::jsonb AS j) b
+    WHERE d."accountId" = ${accountId}
+      AND d."eventType" <> ALL(${arr(DELIVERY_TYPES_ERASED_NEVER)}) AND (
+      ${at("data,screening,id")} = ANY(${arr(found.screenings)})
+      OR ${at("data,review,screening_id")} = ANY(${arr(found.screenings)})
+      OR ${at("data,review,charge_id")} = ANY(${arr(found.charges)})
+      OR ${at("data,label,subject_id")} = ANY(${arr(subjects)})
+      OR ${at("data,charge,id")} = ANY(${arr(found.charges)})
+      OR ${at("data,screening,user_id")} = ANY(${arr(v.userIds)})
+      OR ${at("data,review,user_id")} = ANY(${arr(v.userIds)})
+      OR lower(${at("data,review,email")}) = ANY(${folded(v.emails)})))`;
+};
+
+/**
+ * Audit events that recorded the person's values as values: an allow-list entry naming them
+ * (by the values asked for), a note on their screening or charge. Team, configuration and
+ * earlier erasures' events never match.
+ */
+const auditsOf = (accountId: string, asked: PersonValues, found: Found) => Prisma.sql`
+  "accountId" = ${accountId} AND (
+    ("action" = ANY(${arr(NOTE_ACTIONS)})
+      AND "target" = ANY(${arr([...found.screenings, ...found.charges])}))
+    OR ("action" = 'allowList.add' AND jsonb_typeof("after") = 'object'
+      AND ${allowMatch(Prisma.sql`("after"->>'kind')`, Prisma.sql`("after"->>'value')`, asked)}))`;
+
+/** Other people's screenings that name the person as their referrer. */
+const referralsOf = (accountId: string, v: PersonValues, found: Found) => Prisma.sql`
+  "accountId" = ${accountId} AND "input"->>'referrer_user_id' = ANY(${arr(v.userIds)})
+  AND NOT ("id" = ANY(${arr(found.screenings)}))`;
 
 const limitOf = (limit: number | null) =>
   limit === null ? Prisma.empty : Prisma.sql`LIMIT ${limit}`;
 
+type Found = { screenings: string[]; charges: string[] };
+
+const chunks = <T>(items: readonly T[]) =>
+  Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) =>
+    items.slice(i * CHUNK, (i + 1) * CHUNK),
+  );
+
+/**
+ * One of the account's `slots` erasure slots, held until the transaction ends, on every
+ * instance (an advisory lock); false when all are taken.
+ */
+async function claimSlot(db: Db, accountId: string, slots: number): Promise<boolean> {
+  for (let slot = 0; slot < slots; slot++) {
+    const [row] = await db.$queryRaw<{ ok: boolean }[]>`
+      SELECT pg_try_advisory_xact_lock(hashtext('warden.erasure'), hashtext(${`${accountId}:${slot}`})) AS "ok"`;
+    if (row?.ok) return true;
+  }
+  return false;
+}
+
 /** Retried once more on a deadlock or a serialization failure between two erasures. */
-const RETRIED = new Set(["40P01", "40001"]);
 function retryable(error: unknown): boolean {
   const text = String((error as { message?: string })?.message ?? error);
-  return [...RETRIED].some((code) => text.includes(code)) || /deadlock/i.test(text);
+  return ["40P01", "40001"].some((code) => text.includes(code)) || /deadlock/i.test(text);
+}
+
+/** Sets each row's changed columns from one JSON array of `{ id, ...columns }` (one statement). */
+async function updateRows(
+  db: Db,
+  table: "Screening" | "Transaction" | "StripeAction" | "WebhookDelivery" | "AuditEvent",
+  key: "id" | "chargeId",
+  accountId: string,
+  columns: Record<string, "jsonb" | "text">,
+  rows: Record<string, unknown>[],
+): Promise<number> {
+  let changed = 0;
+  for (const chunk of chunks(rows)) {
+    const names = Object.keys(columns);
+    const sets = names.map((name) => Prisma.raw(`"${name}" = x."${name}"`));
+    const shape = names.map((name) => Prisma.raw(`"${name}" ${columns[name]}`));
+    changed += await db.$executeRaw`
+      UPDATE ${Prisma.raw(`"${table}"`)} AS t SET ${Prisma.join(sets)}
+      FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb)
+        AS x(${Prisma.raw(`"${key}" text`)}, ${Prisma.join(shape)})
+      WHERE t."accountId" = ${accountId} AND t.${Prisma.raw(`"${key}"`)} = x.${Prisma.raw(`"${key}"`)}`;
+  }
+  return changed;
 }
 
 export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOutbox) {
@@ -92,7 +195,7 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
     if (screenings.length === 0) return {};
     const rows = await db.$queryRaw<{ kind: string; n: number }[]>`
       SELECT "kind", count(*)::int AS "n" FROM "ScreeningIdentity"
-      WHERE "accountId" = ${accountId} AND "screeningId" = ANY(${screenings}::text[])
+      WHERE "accountId" = ${accountId} AND "screeningId" = ANY(${arr(screenings)})
       GROUP BY "kind" ORDER BY "kind"`;
     return Object.fromEntries(rows.map((row) => [row.kind, row.n]));
   }
@@ -100,17 +203,69 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
   const sum = (kinds: Record<string, number>) =>
     Object.values(kinds).reduce((total, n) => total + n, 0);
 
+  const count = async (db: Db, table: string, where: Prisma.Sql) =>
+    (
+      await db.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS "n" FROM ${Prisma.raw(`"${table}"`)} WHERE ${where}`
+    )[0]?.n ?? 0;
+
+  /** Clears the person's screenings: identities out of their columns, their JSON scrubbed. */
+  async function eraseScreenings(db: Db, accountId: string, found: string[], m: Matcher) {
+    const kept = KEPT_INPUT_KEYS.map((key) => Prisma.sql`${key}::text, "input"->${key}::text`);
+    for (const chunk of chunks(found)) {
+      const rows = await db.$queryRaw<Record<string, unknown>[]>`
+        SELECT "id", "reasons", "monitored", "contributions", "allowed", "unavailable", "linked"
+        FROM "Screening" WHERE "accountId" = ${accountId} AND "id" = ANY(${arr(chunk)})`;
+      await db.$executeRaw`
+        UPDATE "Screening" SET "userId" = NULL, "email" = NULL, "ip" = NULL,
+          "collectIp" = NULL, "signals" = NULL, "reviewNote" = NULL,
+          "input" = jsonb_strip_nulls(jsonb_build_object(${Prisma.join(kept)}))
+        WHERE "accountId" = ${accountId} AND "id" = ANY(${arr(chunk)})`;
+      await scrubColumns(db, "Screening", accountId, rows, m, JSON_COLUMNS.Screening);
+    }
+  }
+
+  /** Rewrites the rows whose JSON or text columns named the person; the rest stay as they are. */
+  async function scrubColumns(
+    db: Db,
+    table: "Screening" | "Transaction" | "StripeAction",
+    accountId: string,
+    rows: Record<string, unknown>[],
+    m: Matcher,
+    columns: Record<string, "jsonb" | "text">,
+  ) {
+    const key = table === "Transaction" ? "chargeId" : "id";
+    const changed = rows.flatMap((row) => {
+      let any = false;
+      const next: Record<string, unknown> = { [key]: row[key] };
+      for (const [column, type] of Object.entries(columns)) {
+        const value = row[column] ?? null;
+        if (type === "text") {
+          next[column] = scrubText(value as string | null, m);
+          any ||= next[column] !== value;
+        } else {
+          const scrubbed = scrubJson(value, m);
+          next[column] = scrubbed.value;
+          any ||= scrubbed.changed;
+        }
+      }
+      return any ? [next] : [];
+    });
+    return updateRows(db, table, key, accountId, columns, changed);
+  }
+
   return {
     /**
      * The emails and user ids of the screenings that carried any of `emails` or `userIds`:
-     * the same person's (decision 029). Once, and never through an IP or a device.
+     * offered to the merchant as the same person's, applied only when they confirm (decision
+     * 029). Never through an IP or a device.
      */
     async alsoKnownAs(accountId: string, emails: string[], userIds: string[]) {
       if (emails.length === 0 && userIds.length === 0) return { emails: [], userIds: [] };
       const rows = await prisma.$queryRaw<{ email: string | null; userId: string | null }[]>`
-        SELECT DISTINCT lower("email") AS "email", "userId" FROM "Screening"
+        SELECT DISTINCT "email", "userId" FROM "Screening"
         WHERE "accountId" = ${accountId}
-          AND (lower("email") = ANY(${emails}::text[]) OR "userId" = ANY(${userIds}::text[]))
+          AND (lower("email") = ANY(${folded(emails)}) OR "userId" = ANY(${arr(userIds)}))
         LIMIT ${MAX_EXPANDED}`;
       return {
         emails: rows.flatMap((row) => (row.email ? [row.email] : [])),
@@ -118,27 +273,59 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
       };
     },
 
-    /** How many rows of each kind hold the person (`pattern`: erasure-sweep.ts). */
-    async counts(accountId: string, v: PersonValues, pattern: string) {
+    /** The distinct stored emails at `domains` (any case): candidates for the same inbox. */
+    async emailsAt(accountId: string, domains: string[]) {
+      if (domains.length === 0) return [];
+      const at = Prisma.sql`lower(substr("email", strpos("email", '@') + 1)) = ANY(${folded(domains)})`;
+      const rows = await prisma.$queryRaw<{ email: string }[]>`
+        SELECT "email" FROM "Screening" WHERE "accountId" = ${accountId} AND ${at}
+        UNION SELECT "email" FROM "Transaction" WHERE "accountId" = ${accountId} AND ${at}
+        UNION SELECT "value" FROM "AllowEntry"
+          WHERE "accountId" = ${accountId} AND "kind" = 'email'
+            AND lower(substr("value", strpos("value", '@') + 1)) = ANY(${folded(domains)})
+        LIMIT 10000`;
+      return rows.map((row) => row.email);
+    },
+
+    /** The devices and cards the person's screenings and charges carried. */
+    async devicesAndCards(accountId: string, v: PersonValues) {
+      const db = prisma as unknown as Db;
+      const found = await ids(db, accountId, v, 1000);
+      const devices = await db.$queryRaw<{ value: string }[]>`
+        SELECT DISTINCT v AS "value" FROM "Screening",
+          LATERAL (VALUES ("input"->>'device_id'), ("signals"->>'device_id')) AS d(v)
+        WHERE "accountId" = ${accountId} AND "id" = ANY(${arr(found.screenings)}) AND v IS NOT NULL
+        LIMIT ${MAX_EXPANDED}`;
+      const cards = await db.$queryRaw<{ value: string }[]>`
+        SELECT DISTINCT "cardFingerprint" AS "value" FROM "Transaction"
+        WHERE "accountId" = ${accountId} AND "chargeId" = ANY(${arr(found.charges)})
+          AND "cardFingerprint" IS NOT NULL
+        UNION SELECT DISTINCT "input"->>'card_fingerprint' FROM "Screening"
+        WHERE "accountId" = ${accountId} AND "id" = ANY(${arr(found.screenings)})
+          AND "input"->>'card_fingerprint' IS NOT NULL
+        LIMIT ${MAX_EXPANDED}`;
+      return { devices: devices.map((r) => r.value), cards: cards.map((r) => r.value) };
+    },
+
+    /**
+     * How many rows of each kind hold the person. `v` is everything matched; `asked` the
+     * values the merchant named (allow entries and their audit events go by these only).
+     */
+    async counts(accountId: string, v: PersonValues, asked: PersonValues) {
       const db = prisma as unknown as Db;
       const found = await ids(db, accountId, v, null);
-      const [labels, allowEntries, tokens, deliveries, audits, kinds] = await Promise.all([
-        db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS "n" FROM "Label"
-          WHERE ${labelsOf(accountId, found.screenings, found.charges)}`,
-        db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS "n" FROM "AllowEntry"
-          WHERE "accountId" = ${accountId} AND ${allowValues(v)}`,
-        db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS "n" FROM "SignalToken"
-          WHERE ${tokensOf(accountId, v)}`,
-        countMatches(db, "WebhookDelivery", accountId, pattern),
-        countMatches(db, "AuditEvent", accountId, pattern),
-        identityKinds(db, accountId, found.screenings),
-      ]);
+      const labels = await count(db, "Label", labelsOf(accountId, found));
+      const allowEntries = await count(db, "AllowEntry", allowEntriesOf(accountId, asked));
+      const tokens = await count(db, "SignalToken", tokensOf(accountId, v));
+      const deliveries = await count(db, "WebhookDelivery", deliveriesOf(accountId, v, found));
+      const audits = await count(db, "AuditEvent", auditsOf(accountId, asked, found));
+      const kinds = await identityKinds(db, accountId, found.screenings);
       const counts: Counts = {
         screenings: found.screenings.length,
         charges: found.charges.length,
-        labels: labels[0]?.n ?? 0,
-        allow_entries: allowEntries[0]?.n ?? 0,
-        signal_tokens: tokens[0]?.n ?? 0,
+        labels,
+        allow_entries: allowEntries,
+        signal_tokens: tokens,
         webhook_deliveries: deliveries,
         audit_events: audits,
         identities: sum(kinds),
@@ -147,10 +334,25 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
     },
 
     /** The person's rows, at most `limit` of each kind, newest first. */
-    async rows(accountId: string, v: PersonValues, pattern: string, limit: number) {
+    async rows(accountId: string, v: PersonValues, asked: PersonValues, limit: number) {
       const db = prisma as unknown as Db;
       const found = await ids(db, accountId, v, limit);
-      const [screenings, charges, labels, allowEntries, tokens, deliveryIds, auditIds] =
+      const idsOf = async (table: string, where: Prisma.Sql, newest: string) =>
+        (
+          await db.$queryRaw<{ id: string }[]>`
+            SELECT "id" FROM ${Prisma.raw(`"${table}"`)} WHERE ${where}
+            ORDER BY ${Prisma.raw(`"${newest}"`)} DESC LIMIT ${limit}`
+        ).map((row) => row.id);
+      const labels = await idsOf("Label", labelsOf(accountId, found), "createdAt");
+      const allowEntries = await idsOf("AllowEntry", allowEntriesOf(accountId, asked), "createdAt");
+      const tokens = await idsOf("SignalToken", tokensOf(accountId, v), "createdAt");
+      const deliveries = await idsOf(
+        "WebhookDelivery",
+        deliveriesOf(accountId, v, found),
+        "createdAt",
+      );
+      const audits = await idsOf("AuditEvent", auditsOf(accountId, asked, found), "at");
+      const [screenings, charges, labelRows, allowRows, tokenRows, deliveryRows, auditRows] =
         await Promise.all([
           prisma.screening.findMany({
             where: { accountId, id: { in: found.screenings } },
@@ -160,40 +362,28 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
             where: { accountId, chargeId: { in: found.charges } },
             orderBy: [{ created: "desc" }, { chargeId: "desc" }],
           }),
-          db.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Label"
-            WHERE ${labelsOf(accountId, found.screenings, found.charges)}
-            ORDER BY "createdAt" DESC LIMIT ${limit}`,
-          db.$queryRaw<{ id: string }[]>`SELECT "id" FROM "AllowEntry"
-            WHERE "accountId" = ${accountId} AND ${allowValues(v)} LIMIT ${limit}`,
-          db.$queryRaw<{ id: string }[]>`SELECT "id" FROM "SignalToken"
-            WHERE ${tokensOf(accountId, v)} ORDER BY "createdAt" DESC LIMIT ${limit}`,
-          matchIds(db, "WebhookDelivery", accountId, pattern, limit),
-          matchIds(db, "AuditEvent", accountId, pattern, limit),
+          prisma.label.findMany({
+            where: { accountId, id: { in: labels } },
+            orderBy: { createdAt: "desc" },
+          }),
+          prisma.allowEntry.findMany({
+            where: { accountId, id: { in: allowEntries } },
+            orderBy: { createdAt: "desc" },
+          }),
+          prisma.signalToken.findMany({
+            where: { accountId, id: { in: tokens } },
+            orderBy: { createdAt: "desc" },
+            omit: { tokenHash: true },
+          }),
+          prisma.webhookDelivery.findMany({
+            where: { accountId, id: { in: deliveries } },
+            orderBy: { createdAt: "desc" },
+          }),
+          prisma.auditEvent.findMany({
+            where: { accountId, id: { in: audits } },
+            orderBy: { at: "desc" },
+          }),
         ]);
-      const inIds = (rows: { id: string }[]) => ({ in: rows.map((row) => row.id) });
-      const [labelRows, allowRows, tokenRows, deliveryRows, auditRows] = await Promise.all([
-        prisma.label.findMany({
-          where: { accountId, id: inIds(labels) },
-          orderBy: { createdAt: "desc" },
-        }),
-        prisma.allowEntry.findMany({
-          where: { accountId, id: inIds(allowEntries) },
-          orderBy: { createdAt: "desc" },
-        }),
-        prisma.signalToken.findMany({
-          where: { accountId, id: inIds(tokens) },
-          orderBy: { createdAt: "desc" },
-          omit: { tokenHash: true },
-        }),
-        prisma.webhookDelivery.findMany({
-          where: { accountId, id: { in: deliveryIds } },
-          orderBy: { createdAt: "desc" },
-        }),
-        prisma.auditEvent.findMany({
-          where: { accountId, id: { in: auditIds } },
-          orderBy: { at: "desc" },
-        }),
-      ]);
       return {
         screenings,
         charges,
@@ -206,46 +396,82 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
     },
 
     /**
-     * Erases the person in one transaction: their screenings' and charges' personal fields,
-     * the notes on their labels, their allow-list entries and collector tokens, then every
-     * remaining mention in the account (erasure-sweep.ts), audit log included; stores the
-     * `end_user.erased` event for the endpoints that want it. The counting identities stay.
+     * Erases the person in one transaction: their screenings' and charges' personal fields
+     * and the values in their text and JSON, the notes on their labels, their allow-list
+     * entries (by the values asked for) and collector tokens, the deliveries and audit
+     * events that recorded their values, and their user id where another person's screening
+     * named them as its referrer; stores the `end_user.erased` event. The counting
+     * identities stay. `claim` takes one of the account's erasure slots (or throws).
      */
     async erase(
       accountId: string,
       v: PersonValues,
-      pattern: string,
+      asked: PersonValues,
       eventsOf: (counts: Counts) => DecisionEvent[],
-    ): Promise<{ counts: Counts; identityKinds: Record<string, number>; staged: boolean }> {
+      slots: number,
+    ): Promise<{
+      counts: Counts;
+      identityKinds: Record<string, number>;
+      staged: boolean;
+    } | null> {
+      const m = matcherOf(v);
       const run = () =>
         prisma.$transaction(
           async (tx) => {
+            if (!(await claimSlot(tx, accountId, slots))) return null;
             await tx.$queryRaw`SELECT set_config('warden.erasure', 'on', true)`;
             const found = await ids(tx, accountId, v, null);
+            // What names the person is found before anything changes.
+            const deliveries = await tx.$queryRaw<{ id: string; body: string }[]>`
+              SELECT "id", "body" FROM "WebhookDelivery" WHERE ${deliveriesOf(accountId, v, found)}`;
+            const audits = await tx.$queryRaw<{ id: string; action: string; after: unknown }[]>`
+              SELECT "id", "action", "after" FROM "AuditEvent"
+              WHERE ${auditsOf(accountId, asked, found)}`;
             const labels = await tx.$executeRaw`
-              UPDATE "Label" SET "note" = NULL
-              WHERE ${labelsOf(accountId, found.screenings, found.charges)}`;
-            if (found.screenings.length > 0) {
-              const kept = KEPT_INPUT_KEYS.map(
-                (key) => Prisma.sql`${key}::text, "input"->${key}::text`,
-              );
-              await tx.$executeRaw`
-                UPDATE "Screening" SET "userId" = NULL, "email" = NULL, "ip" = NULL,
-                  "collectIp" = NULL, "signals" = NULL, "reviewNote" = NULL,
-                  "input" = jsonb_strip_nulls(jsonb_build_object(${Prisma.join(kept)}))
-                WHERE "accountId" = ${accountId} AND "id" = ANY(${found.screenings}::text[])`;
-            }
-            if (found.charges.length > 0) {
+              UPDATE "Label" SET "note" = NULL WHERE ${labelsOf(accountId, found)}`;
+            await eraseScreenings(tx, accountId, found.screenings, m);
+            for (const chunk of chunks(found.charges)) {
+              const rows = await tx.$queryRaw<Record<string, unknown>[]>`
+                SELECT "chargeId", "ruleReason", "reviewReasons", "actionError" FROM "Transaction"
+                WHERE "accountId" = ${accountId} AND "chargeId" = ANY(${arr(chunk)})`;
               await tx.$executeRaw`
                 UPDATE "Transaction" SET "email" = NULL, "cardFingerprint" = NULL,
                   "reviewNote" = NULL, "personalClearedAt" = (now() AT TIME ZONE 'UTC')
-                WHERE "accountId" = ${accountId} AND "chargeId" = ANY(${found.charges}::text[])`;
+                WHERE "accountId" = ${accountId} AND "chargeId" = ANY(${arr(chunk)})`;
+              await scrubColumns(tx, "Transaction", accountId, rows, m, TEXT_COLUMNS.Transaction);
+              const actions = await tx.$queryRaw<Record<string, unknown>[]>`
+                SELECT "id", "reason", "lastError" FROM "StripeAction"
+                WHERE "accountId" = ${accountId} AND "chargeId" = ANY(${arr(chunk)})`;
+              await scrubColumns(
+                tx,
+                "StripeAction",
+                accountId,
+                actions,
+                m,
+                TEXT_COLUMNS.StripeAction,
+              );
             }
             const allowEntries = await tx.$executeRaw`
-              DELETE FROM "AllowEntry" WHERE "accountId" = ${accountId} AND ${allowValues(v)}`;
-            const tokens = await tx.$executeRaw`
-              DELETE FROM "SignalToken" WHERE ${tokensOf(accountId, v)}`;
-            const swept = await sweep(tx, accountId, pattern);
+              DELETE FROM "AllowEntry" WHERE ${allowEntriesOf(accountId, asked)}`;
+            const tokens =
+              await tx.$executeRaw`DELETE FROM "SignalToken" WHERE ${tokensOf(accountId, v)}`;
+            const bodies = deliveries.map((row) => {
+              const scrubbed = scrubJson(JSON.parse(row.body), m);
+              return { id: row.id, body: JSON.stringify(scrubbed.value) };
+            });
+            await updateRows(tx, "WebhookDelivery", "id", accountId, { body: "text" }, bodies);
+            await updateRows(
+              tx,
+              "AuditEvent",
+              "id",
+              accountId,
+              { after: "jsonb" },
+              audits.map((row) => ({ id: row.id, after: auditAfter(row.action, row.after) })),
+            );
+            const referrals = await tx.$queryRaw<Record<string, unknown>[]>`
+              SELECT "id", "input", "reasons", "monitored", "contributions" FROM "Screening"
+              WHERE ${referralsOf(accountId, v, found)}`;
+            await scrubColumns(tx, "Screening", accountId, referrals, m, REFERRAL_COLUMNS);
             const kinds = await identityKinds(tx, accountId, found.screenings);
             const counts: Counts = {
               screenings: found.screenings.length,
@@ -253,8 +479,8 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
               labels,
               allow_entries: allowEntries,
               signal_tokens: tokens,
-              webhook_deliveries: swept.WebhookDelivery ?? 0,
-              audit_events: swept.AuditEvent ?? 0,
+              webhook_deliveries: deliveries.length,
+              audit_events: audits.length,
               identities: sum(kinds),
             };
             const events = eventsOf(counts);
@@ -272,6 +498,40 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
       }
     },
   };
+}
+
+/** A screening's JSON columns other than input and signals (cleared whole). */
+const JSON_COLUMNS = {
+  Screening: {
+    reasons: "jsonb",
+    monitored: "jsonb",
+    contributions: "jsonb",
+    allowed: "jsonb",
+    unavailable: "jsonb",
+    linked: "jsonb",
+  },
+} as const;
+const TEXT_COLUMNS = {
+  Transaction: { ruleReason: "text", reviewReasons: "jsonb", actionError: "text" },
+  StripeAction: { reason: "text", lastError: "text" },
+} as const;
+/** Another person's screening that named this one as its referrer: these columns only. */
+const REFERRAL_COLUMNS = {
+  input: "jsonb",
+  reasons: "jsonb",
+  monitored: "jsonb",
+  contributions: "jsonb",
+} as const;
+
+/** An audit event's `after` without the person's values: the entry's value, the note. */
+export function auditAfter(action: string, after: unknown): unknown {
+  if (after === null || typeof after !== "object" || Array.isArray(after)) return after;
+  const out = { ...(after as Record<string, unknown>) };
+  const fields = action === "allowList.add" ? ["value", "note"] : ["note"];
+  for (const field of fields) {
+    if (typeof out[field] === "string") out[field] = ERASED;
+  }
+  return out;
 }
 
 export type EndUsersRepository = ReturnType<typeof createEndUsersRepository>;

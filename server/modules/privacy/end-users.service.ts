@@ -1,10 +1,12 @@
 /**
  * An end user's data rights (docs/privacy.md, decision 029): everything the account holds
- * about one of its customers, named by email, user id, device id or IP, as JSON with where each
- * item came from; what erasing them would change; and the erasure itself, in one transaction,
- * with its `end_user.erased` event. The person is matched in the caller's account only; the
- * emails and user ids their screenings carried beside the given email or user id are theirs
- * too (expanded once), an IP or a device never expands (shared by many).
+ * about one of its customers, named by email, user id, device id, IP or card, as JSON with
+ * where each item came from; what erasing them would change; and the erasure itself, in one
+ * transaction, with its `end_user.erased` event. The person is matched in the caller's account
+ * only, by the values asked for and the spellings of the email that reach the same inbox. The
+ * emails and user ids their screenings carried beside those are offered, and matched only when
+ * the merchant confirms (`widen`): an end user who signs up once with someone else's email
+ * must not reach that person's rows. An IP or a device never widens (shared by many).
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -19,9 +21,10 @@ import {
   type ExportSource,
   ZEndUserSelector,
 } from "../../../shared/schemas/end-users.ts";
+import { AppError } from "../../lib/app-error.ts";
+import { normalizeEmail } from "../screening/features/identity.ts";
 import type { DecisionEvent } from "../webhooks/webhooks.types.ts";
 import type { Counts, EndUsersRepository, PersonValues } from "./end-users.repository.ts";
-import { erasurePattern } from "./erasure-sweep.ts";
 
 type Deps = {
   repo: EndUsersRepository;
@@ -29,10 +32,22 @@ type Deps = {
   /** The allow list changed (entries naming the person were deleted): the policy reloads. */
   onChange(accountId: string): void;
   /** The `end_user.erased` event of an erasure (webhooks/decision-events.ts). */
-  eventOf(erasure: Omit<ErasureResult, "kept">): DecisionEvent;
+  eventOf(erasure: Omit<ErasureResult, "kept" | "widened">): DecisionEvent;
   /** The webhooks worker, woken once an erasure's event is committed. */
   eventsStored?: () => void;
+  /** Erasures of one account that may run at once (on every instance together). */
+  slots?: number;
 };
+
+/** Each running erasure holds a slot; the next one is told to come back this much later. */
+const RETRY_AFTER_SECONDS = 5;
+
+/** Where a person may be named that no typed match reaches: the preview says so. */
+export const NOT_SEARCHED = [
+  "Free text about other people: a note written on many reviews at once, a label's note on another person's screening or charge. Search the Audit log and Review history by hand if the person asked.",
+  "Stripe: the charge and the customer are still in Stripe; redact the customer there too.",
+  "Your own systems: Warden does not know what your backend or your webhook receiver kept.",
+];
 
 const unique = (values: (string | undefined)[]) => [
   ...new Set(values.filter((value): value is string => Boolean(value))),
@@ -40,6 +55,16 @@ const unique = (values: (string | undefined)[]) => [
 
 const kindsOf = (selector: EndUserSelector): EndUserSelectorKind[] =>
   END_USER_SELECTORS.filter((kind) => selector[kind] !== undefined);
+
+const folds = (values: string[]) => new Set(values.map((value) => value.toLowerCase()));
+
+/** Domains whose addresses the rules fold together (normalizeEmail), by the one they fold to. */
+const SAME_INBOX_DOMAINS: Record<string, string[]> = {
+  "gmail.com": ["gmail.com", "googlemail.com"],
+  "googlemail.com": ["gmail.com", "googlemail.com"],
+};
+
+const domainOf = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase();
 
 /** What an erasure keeps, and why, as the console shows it before the merchant confirms. */
 export function keptSentences(counts: Counts, identityKinds: Record<string, number>): string[] {
@@ -163,52 +188,130 @@ function sections(rows: Awaited<ReturnType<EndUsersRepository["rows"]>>) {
   };
 }
 
-export function createEndUsersService({ repo, now, onChange, eventOf, eventsStored }: Deps) {
-  /** The selector's values, and the person's other emails and user ids (expanded once). */
+export function createEndUsersService({
+  repo,
+  now,
+  onChange,
+  eventOf,
+  eventsStored,
+  slots = 2,
+}: Deps) {
+  const running = new Map<string, number>();
+
+  /** The stored spellings of `emails` that reach the same inbox (+tags, Gmail dots, case). */
+  async function spellingsOf(accountId: string, emails: string[]) {
+    if (emails.length === 0) return [];
+    const inboxes = new Set(emails.map(normalizeEmail));
+    const asked = folds(emails);
+    const domains = unique(emails.flatMap((e) => SAME_INBOX_DOMAINS[domainOf(e)] ?? [domainOf(e)]));
+    const seen = new Set<string>();
+    return (await repo.emailsAt(accountId, domains)).filter((stored) => {
+      const key = stored.toLowerCase();
+      if (asked.has(key) || seen.has(key) || !inboxes.has(normalizeEmail(stored))) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+
+  /** The values asked for, the spellings matched with them, and the widening offered. */
   async function person(accountId: string, raw: EndUserSelector) {
     const selector = ZEndUserSelector.parse(raw);
-    const also = await repo.alsoKnownAs(
-      accountId,
-      unique([selector.email]),
-      unique([selector.user_id]),
-    );
-    const values: PersonValues = {
-      emails: unique([selector.email, ...also.emails]),
-      userIds: unique([selector.user_id, ...also.userIds]),
+    const given = unique([selector.email]);
+    const spellings = await spellingsOf(accountId, given);
+    const asked: PersonValues = {
+      emails: [...given, ...spellings],
+      userIds: unique([selector.user_id]),
       devices: unique([selector.device_id]),
       ips: unique([selector.ip]),
+      cards: unique([selector.card_fingerprint]),
     };
-    const pattern =
-      erasurePattern([...values.emails, ...values.userIds, ...values.devices, ...values.ips]) ??
-      "(?!)";
-    return { selector, selectors: kindsOf(selector), values, pattern };
+    const also = await repo.alsoKnownAs(accountId, asked.emails, asked.userIds);
+    const knownEmails = folds(asked.emails);
+    const widening = {
+      emails: unique(also.emails.filter((email) => !knownEmails.has(email.toLowerCase()))),
+      user_ids: unique(also.userIds.filter((id) => !asked.userIds.includes(id))),
+    };
+    const widened = selector.widen === true;
+    const values: PersonValues = widened
+      ? {
+          ...asked,
+          emails: [...asked.emails, ...widening.emails],
+          userIds: [...asked.userIds, ...widening.user_ids],
+        }
+      : asked;
+    return { selector, selectors: kindsOf(selector), asked, values, spellings, widening, widened };
+  }
+
+  /** Holds one of the account's erasure slots in this process while `work` runs. */
+  async function withSlot<T>(accountId: string, work: () => Promise<T | null>): Promise<T> {
+    const busy = () =>
+      new AppError(
+        "TOO_MANY_REQUESTS",
+        "Another erasure of this account is running: try again shortly.",
+        {
+          retryAfterSeconds: RETRY_AFTER_SECONDS,
+        },
+      );
+    const n = running.get(accountId) ?? 0;
+    if (n >= slots) throw busy();
+    running.set(accountId, n + 1);
+    try {
+      const result = await work();
+      if (result === null) throw busy();
+      return result;
+    } finally {
+      const left = (running.get(accountId) ?? 1) - 1;
+      if (left > 0) running.set(accountId, left);
+      else running.delete(accountId);
+    }
   }
 
   return {
-    /** What an erasure would change and keep; changes nothing. */
+    /** What an erasure would change and keep, and whom it would reach; changes nothing. */
     async preview(accountId: string, raw: EndUserSelector): Promise<ErasurePreview> {
-      const { selectors, values, pattern } = await person(accountId, raw);
-      const { counts, identityKinds } = await repo.counts(accountId, values, pattern);
-      return { selectors, counts, kept: keptSentences(counts, identityKinds) };
+      const { selectors, asked, values, spellings, widening, widened } = await person(
+        accountId,
+        raw,
+      );
+      const { counts, identityKinds } = await repo.counts(accountId, values, asked);
+      const found = await repo.devicesAndCards(accountId, values);
+      return {
+        selectors,
+        spellings,
+        widening,
+        widened,
+        counts,
+        offered: {
+          devices: found.devices.filter((device) => !values.devices.includes(device)),
+          cards: found.cards.filter((card) => !values.cards.includes(card)),
+        },
+        kept: keptSentences(counts, identityKinds),
+        not_searched: NOT_SEARCHED,
+      };
     },
 
     /** Everything held about the person, each item with its source; at most EXPORT_LIMIT each. */
     async export(accountId: string, raw: EndUserSelector): Promise<EndUserExport> {
-      const { selector, selectors, values, pattern } = await person(accountId, raw);
-      const { counts, identityKinds } = await repo.counts(accountId, values, pattern);
-      const items = sections(await repo.rows(accountId, values, pattern, EXPORT_LIMIT));
+      const { selector, selectors, asked, values, spellings, widening, widened } = await person(
+        accountId,
+        raw,
+      );
+      const { counts, identityKinds } = await repo.counts(accountId, values, asked);
+      const items = sections(await repo.rows(accountId, values, asked, EXPORT_LIMIT));
       const truncated = (Object.keys(items) as (keyof typeof items)[]).filter(
         (key) => counts[key] > items[key].length,
       );
       return {
         exported_at: now().toISOString(),
         selectors,
-        subject: {
-          ...(selector.email !== undefined && { email: selector.email }),
-          ...(selector.user_id !== undefined && { user_id: selector.user_id }),
-          ...(selector.device_id !== undefined && { device_id: selector.device_id }),
-          ...(selector.ip !== undefined && { ip: selector.ip }),
-        },
+        subject: Object.fromEntries(
+          END_USER_SELECTORS.flatMap((kind) =>
+            selector[kind] === undefined ? [] : [[kind, selector[kind]]],
+          ),
+        ),
+        spellings,
+        widening,
+        widened,
         counts,
         sources: { ...EXPORT_SOURCES },
         ...items,
@@ -217,27 +320,37 @@ export function createEndUsersService({ repo, now, onChange, eventOf, eventsStor
       };
     },
 
-    /** Erases the person (one transaction) and stores its `end_user.erased` event. */
+    /**
+     * Erases the person (one transaction) and stores its `end_user.erased` event. At most
+     * `slots` at once per account: another gets 429 with Retry-After.
+     */
     async erase(accountId: string, raw: EndUserSelector): Promise<ErasureResult> {
-      const { selectors, values, pattern } = await person(accountId, raw);
+      const selector = ZEndUserSelector.parse(raw);
       const erasureId = randomUUID();
       const erasedAt = now().toISOString();
-      const { counts, identityKinds, staged } = await repo.erase(
-        accountId,
-        values,
-        pattern,
-        (counted) => [
-          eventOf({ erasure_id: erasureId, erased_at: erasedAt, selectors, counts: counted }),
-        ],
-      );
-      if (counts.allow_entries > 0) onChange(accountId);
-      if (staged) eventsStored?.();
+      // The slot is held from the first read: finding the person is part of the work.
+      const { selectors, widened, done } = await withSlot(accountId, async () => {
+        const { selectors, asked, values, widened } = await person(accountId, selector);
+        const done = await repo.erase(
+          accountId,
+          values,
+          asked,
+          (counted) => [
+            eventOf({ erasure_id: erasureId, erased_at: erasedAt, selectors, counts: counted }),
+          ],
+          slots,
+        );
+        return done && { selectors, widened, done };
+      });
+      if (done.counts.allow_entries > 0) onChange(accountId);
+      if (done.staged) eventsStored?.();
       return {
         erasure_id: erasureId,
         erased_at: erasedAt,
         selectors,
-        counts,
-        kept: keptSentences(counts, identityKinds),
+        widened,
+        counts: done.counts,
+        kept: keptSentences(done.counts, done.identityKinds),
       };
     },
   };

@@ -15,13 +15,20 @@ import {
 
 export type SelectorForm = Record<EndUserSelectorKind, string>;
 
-export const EMPTY_FORM: SelectorForm = { email: "", user_id: "", device_id: "", ip: "" };
+export const EMPTY_FORM: SelectorForm = {
+  email: "",
+  user_id: "",
+  device_id: "",
+  ip: "",
+  card_fingerprint: "",
+};
 
 export const SELECTOR_LABELS: Record<EndUserSelectorKind, string> = {
   email: "Email",
   user_id: "User id",
   device_id: "Device id",
   ip: "IP address",
+  card_fingerprint: "Card fingerprint",
 };
 
 const SELECTOR_NOUNS: Record<EndUserSelectorKind, string> = {
@@ -29,6 +36,7 @@ const SELECTOR_NOUNS: Record<EndUserSelectorKind, string> = {
   user_id: "user id",
   device_id: "device id",
   ip: "IP address",
+  card_fingerprint: "card fingerprint",
 };
 
 /** The typed word that confirms an erasure. */

@@ -36,8 +36,8 @@ export default function DataRequestsPage() {
       <h1>Data requests</h1>
       <p className="dr-intro">
         When one of your customers asks what you hold about them, or asks you to delete it: find
-        them here by any of their email, user id, device id or IP address, download everything
-        Warden stores about them as JSON, or erase it.
+        them here by any of their email, user id, device id, IP address or card fingerprint,
+        download everything Warden stores about them as JSON, or erase it.
       </p>
       <DataRequests />
     </SignedIn>
@@ -87,6 +87,7 @@ function DataRequests() {
           selector={asked.selector}
           preview={preview}
           mayErase={mayErase}
+          onAsk={(selector) => setAsked((last) => ({ selector, asked: (last?.asked ?? 0) + 1 }))}
         />
       )}
     </>
@@ -156,7 +157,12 @@ function FindForm(props: {
 
 type Preview = UseQueryResult<ErasurePreview, unknown>;
 
-function Findings(props: { selector: EndUserSelector; preview: Preview; mayErase: boolean }) {
+function Findings(props: {
+  selector: EndUserSelector;
+  preview: Preview;
+  mayErase: boolean;
+  onAsk: (selector: EndUserSelector) => void;
+}) {
   const { preview } = props;
   const [erased, setErased] = useState<ErasureResult | null>(null);
   const fieldsNamed = Object.keys(fieldErrors(preview.error)).length > 0;
@@ -177,6 +183,7 @@ function Findings(props: { selector: EndUserSelector; preview: Preview; mayErase
           </p>
         ) : (
           <>
+            <Reach selector={props.selector} preview={preview.data} onAsk={props.onAsk} />
             <CountsTable counts={preview.data.counts} caption="Stored rows holding this person" />
             <div className="dr-actions">
               <DownloadExport selector={props.selector} />
@@ -196,6 +203,67 @@ function Findings(props: { selector: EndUserSelector; preview: Preview; mayErase
       </section>
       {erased && <ErasureDone result={erased} />}
     </>
+  );
+}
+
+/**
+ * Whom the request reaches beyond the values asked for: the email's other spellings (matched
+ * with it), the emails and user ids the person's screenings carried (only when the merchant
+ * ticks them: an end user can forge them), and devices and cards to add.
+ */
+function Reach(props: {
+  selector: EndUserSelector;
+  preview: ErasurePreview;
+  onAsk: (selector: EndUserSelector) => void;
+}) {
+  const { spellings, widening, widened, offered } = props.preview;
+  const wideningCount = widening.emails.length + widening.user_ids.length;
+  return (
+    <div className="dr-reach">
+      {spellings.length > 0 && (
+        <p>
+          Also matched as the same inbox: <code>{spellings.join(", ")}</code>
+        </p>
+      )}
+      {wideningCount > 0 && (
+        <label className="dr-widen">
+          <input
+            type="checkbox"
+            name="widen"
+            checked={widened}
+            onChange={(event) => props.onAsk({ ...props.selector, widen: event.target.checked })}
+          />{" "}
+          Also include what this person's screenings carried beside it:{" "}
+          <code>{[...widening.emails, ...widening.user_ids].join(", ")}</code>. Anyone can sign up
+          with someone else's email, so tick this only if you know these are the same person.
+        </label>
+      )}
+      {(offered.devices.length > 0 || offered.cards.length > 0) && (
+        <p>
+          Also seen on their rows:{" "}
+          {offered.devices.map((device) => (
+            <button
+              key={`d-${device}`}
+              type="button"
+              className="secondary"
+              onClick={() => props.onAsk({ ...props.selector, device_id: device })}
+            >
+              Add device {device}
+            </button>
+          ))}
+          {offered.cards.map((card) => (
+            <button
+              key={`c-${card}`}
+              type="button"
+              className="secondary"
+              onClick={() => props.onAsk({ ...props.selector, card_fingerprint: card })}
+            >
+              Add card {card}
+            </button>
+          ))}
+        </p>
+      )}
+    </div>
   );
 }
 

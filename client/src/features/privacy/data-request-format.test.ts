@@ -16,7 +16,8 @@ const form = (fields: Partial<SelectorForm>): SelectorForm => ({ ...EMPTY_FORM, 
 
 describe("checkSelector", () => {
   it.each([
-    [{ email: "Ana@Example.com" }, { email: "ana@example.com" }],
+    // Matched in any case on the server: sent as typed.
+    [{ email: "Ana@Example.com" }, { email: "Ana@Example.com" }],
     [{ email: "  ana@example.com " }, { email: "ana@example.com" }],
     [{ ip: "::ffff:127.0.0.1" }, { ip: "127.0.0.1" }],
     [
@@ -24,13 +25,14 @@ describe("checkSelector", () => {
       { user_id: "u_1", device_id: "d_1" },
     ],
     [{ email: "", user_id: "u_1" }, { user_id: "u_1" }],
+    [{ card_fingerprint: "fp_1" }, { card_fingerprint: "fp_1" }],
   ])("%j → %j", (fields, selector) => {
     expect(checkSelector(form(fields))).toEqual({ ok: true, selector });
   });
 
   it.each([
-    [{}, { email: "give at least one of email, user_id, device_id, ip" }],
-    [{ email: "   " }, { email: "give at least one of email, user_id, device_id, ip" }],
+    [{}, { email: "give at least one of email, user_id, device_id, ip, card_fingerprint" }],
+    [{ email: "   " }, { email: "give at least one of email, user_id, device_id, ip, card_fingerprint" }],
     [{ ip: "300.1.1.1" }, { ip: "must be an IPv4 or IPv6 address" }],
     [{ email: "not-an-email" }, { email: "must be an email address" }],
     [{ email: "a@b", user_id: "x".repeat(201) }, { user_id: "must be at most 200 characters" }],

@@ -38,7 +38,11 @@ export function createServices(deps: ServiceDeps) {
   const { prisma, now } = deps;
   const policy = wirePolicy(deps);
   const accounts = wireAccounts(deps);
-  const decisions = wireDecisions(deps, { ...policy, mail: accounts.outbox });
+  const decisions = wireDecisions(deps, {
+    ...policy,
+    mail: accounts.outbox,
+    sessions: accounts.sessions,
+  });
   const actionsRepo = createStripeActionsRepository(prisma);
   const metrics = createMetrics({
     actionsByStatus: () => actionsRepo.countByStatus(),

@@ -4,6 +4,7 @@
  */
 
 import type { Mailer } from "../lib/mailer.ts";
+import type { SessionService } from "../modules/auth/session.service.ts";
 import { createLabelsRepository } from "../modules/labels/labels.repository.ts";
 import { createLabelsService } from "../modules/labels/labels.service.ts";
 import { createFlagMarks } from "../modules/links/flag-marks.repository.ts";
@@ -37,7 +38,14 @@ export function wireDecisions(
     log,
     now,
   }: ServiceDeps,
-  { allowList, mail }: Pick<PolicyServices, "allowList"> & { mail: Mailer },
+  {
+    allowList,
+    mail,
+    sessions,
+  }: Pick<PolicyServices, "allowList"> & {
+    mail: Mailer;
+    sessions: Pick<SessionService, "current">;
+  },
 ) {
   const allowPrivate = webhooksAllowPrivate ?? false;
   // Each account's key for identity digests (decision 013): the review queue's shared
@@ -73,8 +81,9 @@ export function wireDecisions(
   };
   // A deny or a label marks the screening's counting rows in its transaction (decision 023).
   const marks = createFlagMarks();
-  // The console's live pages hear of stored screenings, charges and settles (modules/live).
-  const live = createLiveService({ changes, log });
+  // The console's live pages hear of stored screenings, charges and settles (modules/live);
+  // a stream ends once its session no longer admits it.
+  const live = createLiveService({ changes, sessions: (ids) => sessions.current(ids), log });
   const labels = createLabelsService({
     repo: createLabelsRepository(prisma, outbox, marks),
     now,

@@ -4,8 +4,10 @@
  * of nothing in another's; no session is a 401, a plain GET a 400, a member's 6th stream a
  * 429; a burst of screenings is a handful of events; app.close() ends the streams instead of
  * waiting on them; the dashboard's decisions per minute count the account's own by the app's
- * clock; and on PostgreSQL a screening stored through one instance reaches a stream
- * on another.
+ * clock; a stream ends within 2 s of its session's logout, its member's removal from the
+ * account, the account requiring a second factor its member lacks, or the account's deletion;
+ * and on PostgreSQL a screening stored through one instance reaches a stream on another, and
+ * a logout through one ends a stream on another.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
@@ -13,6 +15,7 @@ import { DB_KINDS } from "../helpers/databases.ts";
 import { TestClient } from "../helpers/http-client.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
+import { linkIn } from "../helpers/smtp.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { type OpenStream, openLiveStream } from "./event-stream.ts";
@@ -21,6 +24,8 @@ const BOT = { type: "request", user_agent: "python-requests/2.31" } as const;
 const BROWSER =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const WITHIN_MS = 2_000;
+/** A stream whose session no longer admits it ends within this (read again each second). */
+const ENDS_WITHIN_MS = 2_000;
 
 const bearer = (merchant: Merchant) => ({ authorization: `Bearer ${merchant.token}` });
 const cookie = (merchant: Merchant) => ({
@@ -49,6 +54,8 @@ describe.each(DB_KINDS)("live console streams (%s)", (kind) => {
     for (const s of open) s.close();
     await t?.close();
   });
+  const userIdOf = async (m: Merchant) =>
+    (await t.prisma.user.findUniqueOrThrow({ where: { email: m.email } })).id;
 
   it("tells the account's stream of a new screening within 2 s, and another account's nothing", async () => {
     const mine = await stream(bearer(merchant));
@@ -191,6 +198,79 @@ describe.each(DB_KINDS)("live console streams (%s)", (kind) => {
     expect(anonymous.ok ? 200 : anonymous.status).toBe(401);
   });
 
+  it("ends a stream within 2 s of a logout, a removal, two-factor required, or the account deleted", async () => {
+    const owner = await signedInMerchant(t, `live-owner-${kind}@example.com`);
+    const removed = await signedInMerchant(t, `live-removed-${kind}@example.com`);
+    const viewer = await signedInMerchant(t, `live-viewer-${kind}@example.com`);
+    /** `member`'s cookie session joins `to`'s account as a viewer. */
+    const join = async (to: Merchant, member: Merchant) => {
+      expect(
+        await to.browser.mutate("team.invite", { email: member.email, role: "viewer" }),
+      ).toMatchObject({ ok: true });
+      const mail = await t.smtp.waitFor(member.email, "invited you");
+      const token = linkIn(mail, "/invite").searchParams.get("token");
+      expect(await member.browser.mutate("team.acceptInvite", { token })).toMatchObject({
+        ok: true,
+      });
+    };
+    await join(owner, removed);
+    await join(owner, viewer);
+    const connected = async (headers: Record<string, string>) => {
+      const s = await stream(headers);
+      expect(s.status).toBe(200);
+      await expect.poll(() => s.text()).toContain("retry: ");
+      return s;
+    };
+    /** `s` ends within 2 s of `since` (when the change was made). */
+    const ends = async (s: OpenStream, what: string, since: number) => {
+      await s.waitForEnd(Math.max(0, since + ENDS_WITHIN_MS - Date.now()));
+      console.log(`live: a stream ended ${Date.now() - since} ms after ${what}`);
+    };
+    const ownerBearer = await connected(bearer(owner));
+    const ownerCookie = await connected(cookie(owner));
+    const removedHere = await connected(cookie(removed));
+    // The bearer session of the member removed acts in their own account: it stays.
+    const removedAtHome = await connected(bearer(removed));
+    const viewerHere = await connected(cookie(viewer));
+
+    let since = Date.now();
+    expect((await owner.api.json("/api/auth/logout", { body: {} })).status).toBe(200);
+    await ends(ownerBearer, "its logout", since);
+    expect(ownerCookie.ended(), "the owner's other session").toBe(false);
+
+    const removedId = await userIdOf(removed);
+    since = Date.now();
+    expect(await owner.browser.mutate("team.remove", { user_id: removedId })).toMatchObject({
+      ok: true,
+    });
+    await ends(removedHere, "its member's removal", since);
+    expect(removedAtHome.ended(), "the removed member's stream in their own account").toBe(false);
+
+    // Neither the viewer nor the owner has a second factor: both may only set one up now.
+    const security = { require_two_factor: true, audit_retention_days: 365 };
+    since = Date.now();
+    expect(await owner.browser.mutate("security.put", security)).toMatchObject({ ok: true });
+    await ends(viewerHere, "two-factor became required", since);
+    await ends(ownerCookie, "two-factor became required", since);
+
+    // Deleting an account ends its owner's streams and its members'.
+    const doomed = await signedInMerchant(t, `live-doomed-${kind}@example.com`);
+    const guest = await signedInMerchant(t, `live-guest-${kind}@example.com`);
+    await join(doomed, guest);
+    const doomedOwner = await connected(bearer(doomed));
+    const guestThere = await connected(cookie(guest));
+    since = Date.now();
+    const deleted = await doomed.browser.mutate("account.delete", {
+      confirm: "delete",
+      password: doomed.password,
+    });
+    expect(deleted).toMatchObject({ ok: true });
+    await ends(doomedOwner, "its account's deletion", since);
+    await ends(guestThere, "its account's deletion", since);
+    expect(removedAtHome.ended()).toBe(false);
+    removedAtHome.close();
+  });
+
   it("ends open streams when the app closes, without waiting on them", async () => {
     const app = await startTestApp(kind, kind === "postgres" ? { database: t.database } : {});
     const member = await signedInMerchant(app, `live-close-${kind}@example.com`);
@@ -214,6 +294,24 @@ describe.runIf(DB_KINDS.includes("postgres"))("live streams across two instances
   afterAll(async () => {
     await b?.close();
     await a?.close();
+  });
+
+  it("ends a stream on instance A within 2 s of its session's logout through instance B", async () => {
+    const merchant = await signedInMerchant(a, "live-two-logout@example.com");
+    const onA = await openLiveStream(a.baseUrl, bearer(merchant));
+    try {
+      expect(onA.status).toBe(200);
+      await expect.poll(() => onA.text()).toContain("retry: ");
+      const out = await fetch(`${b.baseUrl}/api/auth/logout`, {
+        method: "POST",
+        headers: { ...bearer(merchant), "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(out.status).toBe(200);
+      await onA.waitForEnd(ENDS_WITHIN_MS);
+    } finally {
+      onA.close();
+    }
   });
 
   it("brings a screening stored through instance B to a stream on instance A within 2 s", async () => {

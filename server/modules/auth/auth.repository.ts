@@ -1,5 +1,26 @@
 /** The only code that touches Prisma for users, sessions and emailed tokens. */
-import type { EmailTokenPurpose, PrismaClient } from "../../db/generated/client.ts";
+import type { EmailTokenPurpose, Prisma, PrismaClient } from "../../db/generated/client.ts";
+
+/** What a session is checked with: its user and the user's memberships, oldest first. */
+const SESSION_USER = {
+  user: {
+    select: {
+      id: true,
+      accountId: true,
+      email: true,
+      totpEnabledAt: true,
+      memberships: {
+        select: {
+          id: true,
+          accountId: true,
+          role: true,
+          account: { select: { requireTwoFactor: true } },
+        },
+        orderBy: { createdAt: "asc" },
+      },
+    },
+  },
+} as const satisfies Prisma.SessionInclude;
 
 export function createAuthRepository(prisma: PrismaClient) {
   return {
@@ -74,28 +95,12 @@ export function createAuthRepository(prisma: PrismaClient) {
 
     /** The session, its user and the user's memberships (oldest first), in one read. */
     findSessionWithUser(id: string) {
-      return prisma.session.findUnique({
-        where: { id },
-        include: {
-          user: {
-            select: {
-              id: true,
-              accountId: true,
-              email: true,
-              totpEnabledAt: true,
-              memberships: {
-                select: {
-                  id: true,
-                  accountId: true,
-                  role: true,
-                  account: { select: { requireTwoFactor: true } },
-                },
-                orderBy: { createdAt: "asc" },
-              },
-            },
-          },
-        },
-      });
+      return prisma.session.findUnique({ where: { id }, include: SESSION_USER });
+    },
+
+    /** The same for many sessions at once (the ones that still exist). */
+    findSessionsWithUser(ids: string[]) {
+      return prisma.session.findMany({ where: { id: { in: ids } }, include: SESSION_USER });
     },
 
     /** The user's memberships, oldest first (the account they signed up with comes first). */

@@ -37,6 +37,35 @@ export type ValidSession = {
   accounts: { accountId: string; role: Role }[];
 };
 
+type SessionRow = NonNullable<Awaited<ReturnType<AuthRepository["findSessionWithUser"]>>>;
+
+/**
+ * What a stored session stands for now, or null when it stands for nothing: expired, or its
+ * person in no account any more. It acts in its account if the person is still a member
+ * there, else in their first one (removed from an account, a session moves on). Pure.
+ */
+function sessionOf(row: SessionRow, at: Date): Omit<ValidSession, "extended"> | null {
+  if (row.expiresAt.getTime() <= at.getTime()) return null;
+  const memberships = row.user.memberships;
+  const member = memberships.find((m) => m.accountId === row.accountId) ?? memberships[0] ?? null;
+  if (!member) return null;
+  const twoFactor = row.user.totpEnabledAt !== null;
+  return {
+    id: row.id,
+    expiresAt: row.expiresAt,
+    pendingTwoFactor: row.pendingTwoFactor,
+    mustEnrolTwoFactor: member.account.requireTwoFactor && !twoFactor,
+    user: {
+      id: row.user.id,
+      email: row.user.email,
+      accountId: member.accountId,
+      role: member.role,
+      twoFactor,
+    },
+    accounts: memberships.map((m) => ({ accountId: m.accountId, role: m.role })),
+  };
+}
+
 export function createSessionService(repo: AuthRepository, now: () => Date) {
   return {
     /**
@@ -69,40 +98,38 @@ export function createSessionService(repo: AuthRepository, now: () => Date) {
       const row = await repo.findSessionWithUser(id);
       if (!row) return null;
       if (!sameBytes(new Uint8Array(row.secretHash), sha256Bytes(secret))) return null;
-      const current = now().getTime();
-      if (row.expiresAt.getTime() <= current) {
-        await repo.deleteSession(id);
+      const at = now();
+      const session = sessionOf(row, at);
+      if (!session) {
+        if (row.expiresAt.getTime() <= at.getTime()) await repo.deleteSession(id);
         return null;
       }
       let expiresAt = row.expiresAt;
-      const extended = expiresAt.getTime() - current < SESSION_MS / 2;
+      const extended = expiresAt.getTime() - at.getTime() < SESSION_MS / 2;
       if (extended) {
-        expiresAt = new Date(current + SESSION_MS);
+        expiresAt = new Date(at.getTime() + SESSION_MS);
         await repo.extendSession(id, expiresAt);
       }
-      // The account it acts in, if the person is still a member there; else their first
-      // one (removed from an account, a session moves on); with none left, no session.
-      const memberships = row.user.memberships;
-      const member =
-        memberships.find((m) => m.accountId === row.accountId) ?? memberships[0] ?? null;
-      if (!member) return null;
-      if (member.accountId !== row.accountId) await repo.setSessionAccount(id, member.accountId);
-      const twoFactor = row.user.totpEnabledAt !== null;
-      return {
-        id,
-        expiresAt,
-        extended,
-        pendingTwoFactor: row.pendingTwoFactor,
-        mustEnrolTwoFactor: member.account.requireTwoFactor && !twoFactor,
-        user: {
-          id: row.user.id,
-          email: row.user.email,
-          accountId: member.accountId,
-          role: member.role,
-          twoFactor,
-        },
-        accounts: memberships.map((m) => ({ accountId: m.accountId, role: m.role })),
-      };
+      if (session.user.accountId !== row.accountId) {
+        await repo.setSessionAccount(id, session.user.accountId);
+      }
+      return { ...session, expiresAt, extended };
+    },
+
+    /**
+     * The sessions by these ids as they stand now, without touching them (no extension, no
+     * move): for a holder of an already checked session asking whether it still holds (a live
+     * stream). A session missing from the answer ended, or stands for nothing.
+     */
+    async current(ids: string[]): Promise<Map<string, ValidSession>> {
+      const at = now();
+      const found = new Map<string, ValidSession>();
+      if (ids.length === 0) return found;
+      for (const row of await repo.findSessionsWithUser(ids)) {
+        const session = sessionOf(row, at);
+        if (session) found.set(row.id, { ...session, extended: false });
+      }
+      return found;
     },
 
     /** The person's accounts, named for the header's switch; the current one marked. */

@@ -3,13 +3,14 @@ import type { LiveTopic } from "../../../shared/schemas/live.ts";
 import { type Change, createLocalChangeFeed } from "../../db/change-feed.ts";
 import { TOPICS } from "../../db/change-topics.ts";
 import { AppError } from "../../lib/app-error.ts";
+import type { ValidSession } from "../auth/session.service.ts";
 import { createCoalescer } from "./coalesce.ts";
-import { createLiveService, type LiveStream } from "./live.service.ts";
+import { createLiveService, type LiveMember, type LiveStream } from "./live.service.ts";
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
-/** A stream that remembers what it was told. */
+/** A stream that remembers what it was told; it watches while its session exists. */
 function page() {
   const heard: LiveTopic[] = [];
   let ended = false;
@@ -18,9 +19,33 @@ function page() {
     end: () => {
       ended = true;
     },
+    allows: (session) => session !== null,
   };
   return { stream, heard, ended: () => ended };
 }
+
+/** Sessions that exist until dropped, read as the live service reads them. */
+function sessionStore(ids: string[]) {
+  const live = new Set(ids);
+  const reads: string[][] = [];
+  return {
+    reads,
+    drop: (id: string) => live.delete(id),
+    read: async (asked: string[]) => {
+      reads.push(asked);
+      return new Map(
+        asked.filter((id) => live.has(id)).map((id) => [id, { id } as ValidSession] as const),
+      );
+    },
+  };
+}
+
+const noSessions = async () => new Map<string, ValidSession>();
+const member = (accountId: string, userId: string): LiveMember => ({
+  accountId,
+  userId,
+  sessionId: `s-${userId}`,
+});
 
 describe("createCoalescer", () => {
   it.each([
@@ -79,7 +104,7 @@ describe("createLiveService", () => {
     const changes = createLocalChangeFeed();
     const published: Change[] = [];
     changes.subscribe((change) => published.push(change));
-    const live = createLiveService({ changes });
+    const live = createLiveService({ changes, sessions: noSessions });
     for (let i = 0; i < 1000; i++) live.changed("acc-1", "screenings");
     live.changed("acc-1", "charges");
     live.changed("acc-2", "screenings");
@@ -97,11 +122,11 @@ describe("createLiveService", () => {
 
   it("tells only the account's own streams, coalesced, whatever instance published", async () => {
     const changes = createLocalChangeFeed();
-    const live = createLiveService({ changes });
+    const live = createLiveService({ changes, sessions: noSessions });
     const mine = page();
     const theirs = page();
-    live.open({ accountId: "acc-1", userId: "u-1" }, mine.stream);
-    live.open({ accountId: "acc-2", userId: "u-2" }, theirs.stream);
+    live.open(member("acc-1", "u-1"), mine.stream);
+    live.open(member("acc-2", "u-2"), theirs.stream);
     // As if from other instances: the feed delivers their changes too.
     for (let i = 0; i < 50; i++) changes.publish({ topic: TOPICS.liveReview, accountId: "acc-1" });
     changes.publish({ topic: TOPICS.policy, accountId: "acc-1" });
@@ -113,20 +138,20 @@ describe("createLiveService", () => {
 
   it("tells every stream of every topic after the feed reconnected", () => {
     const changes = createLocalChangeFeed();
-    const live = createLiveService({ changes });
+    const live = createLiveService({ changes, sessions: noSessions });
     const mine = page();
-    live.open({ accountId: "acc-1", userId: "u-1" }, mine.stream);
+    live.open(member("acc-1", "u-1"), mine.stream);
     changes.publish({ topic: "*", accountId: "*" });
     expect(mine.heard.sort()).toEqual(["charges", "review", "screenings"]);
   });
 
   it("lets a member hold 5 streams and refuses the 6th with 429 until one closes", () => {
-    const live = createLiveService({ changes: createLocalChangeFeed() });
-    const member = { accountId: "acc-1", userId: "u-1" };
-    const removers = Array.from({ length: 5 }, () => live.open(member, page().stream));
+    const live = createLiveService({ changes: createLocalChangeFeed(), sessions: noSessions });
+    const one = member("acc-1", "u-1");
+    const removers = Array.from({ length: 5 }, () => live.open(one, page().stream));
     let refused: unknown;
     try {
-      live.open(member, page().stream);
+      live.open(one, page().stream);
     } catch (error) {
       refused = error;
     }
@@ -136,12 +161,12 @@ describe("createLiveService", () => {
       message: "You have 5 live pages open already. Close one of them to see live updates here.",
     });
     // Another member of the same account is not held back by this one.
-    expect(() => live.open({ accountId: "acc-1", userId: "u-2" }, page().stream)).not.toThrow();
+    expect(() => live.open(member("acc-1", "u-2"), page().stream)).not.toThrow();
     // Removing twice frees one place, not two.
     removers[0]?.();
     removers[0]?.();
-    expect(() => live.open(member, page().stream)).not.toThrow();
-    expect(() => live.open(member, page().stream)).toThrow(AppError);
+    expect(() => live.open(one, page().stream)).not.toThrow();
+    expect(() => live.open(one, page().stream)).toThrow(AppError);
     expect(live.streamCount()).toBe(6);
   });
 
@@ -149,13 +174,73 @@ describe("createLiveService", () => {
     const changes = createLocalChangeFeed();
     const published: Change[] = [];
     changes.subscribe((change) => published.push(change));
-    const live = createLiveService({ changes });
+    const live = createLiveService({ changes, sessions: noSessions });
     const one = page();
-    live.open({ accountId: "acc-1", userId: "u-1" }, one.stream);
+    live.open(member("acc-1", "u-1"), one.stream);
     live.close();
     expect(one.ended()).toBe(true);
     live.changed("acc-1", "screenings");
     expect(published).toEqual([]);
-    expect(() => live.open({ accountId: "acc-1", userId: "u-1" }, page().stream)).toThrow(AppError);
+    expect(() => live.open(member("acc-1", "u-1"), page().stream)).toThrow(AppError);
+  });
+
+  it("reads the open streams' sessions again each second, in one read, and ends those revoked", async () => {
+    const store = sessionStore(["s-u-1", "s-u-2"]);
+    const live = createLiveService({ changes: createLocalChangeFeed(), sessions: store.read });
+    const kept = page();
+    const revoked = page();
+    const twin = page();
+    live.open(member("acc-1", "u-1"), kept.stream);
+    live.open(member("acc-1", "u-2"), revoked.stream);
+    live.open(member("acc-1", "u-2"), twin.stream);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(store.reads).toEqual([["s-u-1", "s-u-2"]]);
+    store.drop("s-u-2");
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect([kept.ended(), revoked.ended(), twin.ended()]).toEqual([false, true, true]);
+    live.close();
+  });
+
+  it("keeps the streams when a read fails, and reads nothing while none is open", async () => {
+    let failing = true;
+    const store = sessionStore(["s-u-1"]);
+    const warnings: string[] = [];
+    const live = createLiveService({
+      changes: createLocalChangeFeed(),
+      sessions: (ids) => (failing ? Promise.reject(new Error("down")) : store.read(ids)),
+      log: { warn: (_obj, msg) => warnings.push(msg) },
+    });
+    const one = page();
+    const remove = live.open(member("acc-1", "u-1"), one.stream);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(one.ended()).toBe(false);
+    expect(warnings).toEqual(["live streams' sessions not read again"]);
+    failing = false;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(store.reads).toHaveLength(1);
+    remove();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(store.reads).toHaveLength(1);
+    live.close();
+  });
+
+  it("does not end a stream opened while a read was under way", async () => {
+    let release: () => void = () => {};
+    const live = createLiveService({
+      changes: createLocalChangeFeed(),
+      sessions: (ids) =>
+        new Promise((resolve) => {
+          release = () => resolve(new Map(ids.map((id) => [id, { id } as ValidSession])));
+        }),
+    });
+    live.open(member("acc-1", "u-1"), page().stream);
+    await vi.advanceTimersByTimeAsync(1_000);
+    const late = page();
+    late.stream.allows = () => false;
+    live.open(member("acc-1", "u-2"), late.stream);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(late.ended()).toBe(false);
+    live.close();
   });
 });

@@ -9,11 +9,23 @@
  * not a thousand NOTIFYs), and a page hears at most one per interval, however many instances
  * published. Telling of a change is a map lookup: it never queries or awaits, as the screening
  * path calls it for every screening.
+ *
+ * A stream lasts no longer than what let it in: its session (logout, expiry, a password
+ * reset), the member's place in the account (removed, left, the account deleted) and the
+ * account's demand for a second factor the member lacks. Each of these is a row that many
+ * paths change (another instance, housekeeping, a cascade); rather than have every one of
+ * them announce itself on the change feed, where a path that forgets would leave streams
+ * open, the instance reads again, every RECHECK_MS and in one query, the sessions of all its
+ * open streams, and ends each stream its page's gate would no longer admit. That is one
+ * indexed read a second per instance while any stream is open, whatever their number, and
+ * none while none is; it needs no new topic, and works alike on both databases and across
+ * instances, since it reads the rows every request reads.
  */
 import { LIVE_TOPICS, type LiveTopic } from "../../../shared/schemas/live.ts";
 import type { ChangeFeed } from "../../db/change-feed.ts";
 import { TOPICS } from "../../db/change-topics.ts";
 import { AppError } from "../../lib/app-error.ts";
+import type { ValidSession } from "../auth/session.service.ts";
 import { type Coalescer, createCoalescer } from "./coalesce.ts";
 
 /** At most one change per account and kind per this many milliseconds, each way. */
@@ -30,26 +42,41 @@ const LIVE_TOPIC = new Map<string, LiveTopic>(
   LIVE_TOPICS.map((topic) => [FEED_TOPIC[topic], topic]),
 );
 
-/** One open page: told of each change, ended when the server closes. */
-export type LiveStream = { send(topic: LiveTopic): void; end(): void };
-/** Who holds a stream: the account it watches and the member (user) holding it. */
-export type LiveMember = { accountId: string; userId: string };
+/** How often the sessions of open streams are read again: a revoked one ends within this. */
+export const RECHECK_MS = 1_000;
+
+/** One open page: told of each change, ended when the server closes or its holder goes. */
+export type LiveStream = {
+  send(topic: LiveTopic): void;
+  end(): void;
+  /** Whether the holder may still watch, by their session as it stands (null: it ended). */
+  allows(session: ValidSession | null): boolean;
+};
+/** Who holds a stream: the account it watches, the member (user) and their session. */
+export type LiveMember = { accountId: string; userId: string; sessionId: string };
 
 type Deps = {
   changes: ChangeFeed;
+  /** Sessions by id as they stand now (auth's `current`); missing ones ended. */
+  sessions: (ids: string[]) => Promise<Map<string, ValidSession>>;
   coalesceMs?: number;
+  recheckMs?: number;
   streamsPerMember?: number;
   log?: { warn(obj: object, msg: string): void };
 };
 
 export function createLiveService({
   changes,
+  sessions,
   coalesceMs = COALESCE_MS,
+  recheckMs = RECHECK_MS,
   streamsPerMember = STREAMS_PER_MEMBER,
   log,
 }: Deps) {
   const byAccount = new Map<string, Set<LiveStream>>();
   const perMember = new Map<string, number>();
+  const sessionOf = new Map<LiveStream, string>();
+  let recheckTimer: NodeJS.Timeout | null = null;
   let closed = false;
   const warn = (what: string) => (error: unknown) => log?.warn({ err: error }, what);
 
@@ -87,6 +114,32 @@ export function createLiveService({
     if (live && byAccount.has(accountId)) deliver[live].hit(accountId);
   });
 
+  /** Ends each stream whose holder's session no longer admits it (see the module's note). */
+  async function recheck() {
+    // Only the streams open now: one opened while the read is under way is not in it.
+    const checked = [...sessionOf];
+    try {
+      if (checked.length === 0) return;
+      const current = await sessions([...new Set(checked.map(([, id]) => id))]);
+      for (const [stream, id] of checked) {
+        if (sessionOf.has(stream) && !stream.allows(current.get(id) ?? null)) stream.end();
+      }
+    } catch (error) {
+      // A failed read says nothing about the sessions: the streams stay, and the next read
+      // decides (each stream carries only topic names; every read a page makes is checked).
+      warn("live streams' sessions not read again")(error);
+    } finally {
+      recheckTimer = null;
+      scheduleRecheck();
+    }
+  }
+
+  function scheduleRecheck() {
+    if (recheckTimer || closed || sessionOf.size === 0) return;
+    recheckTimer = setTimeout(recheck, recheckMs);
+    recheckTimer.unref();
+  }
+
   function endAll() {
     const streams = [...byAccount.values()].flatMap((set) => [...set]);
     for (const stream of streams) stream.end();
@@ -116,10 +169,13 @@ export function createLiveService({
       const streams = byAccount.get(member.accountId) ?? new Set<LiveStream>();
       byAccount.set(member.accountId, streams);
       streams.add(stream);
+      sessionOf.set(stream, member.sessionId);
+      scheduleRecheck();
       let removed = false;
       return () => {
         if (removed) return;
         removed = true;
+        sessionOf.delete(stream);
         const left = (perMember.get(member.userId) ?? 1) - 1;
         if (left > 0) perMember.set(member.userId, left);
         else perMember.delete(member.userId);
@@ -143,6 +199,8 @@ export function createLiveService({
     /** Ends every stream and stops: for the server's shutdown. */
     close(): void {
       closed = true;
+      if (recheckTimer) clearTimeout(recheckTimer);
+      recheckTimer = null;
       endAll();
       unsubscribe();
       for (const t of LIVE_TOPICS) {

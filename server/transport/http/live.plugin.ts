@@ -3,8 +3,10 @@
  * or bearer session, let in by the one gate, transport/access.ts) gets `event: change` with
  * `{"topic":"screenings"|"charges"|"review"}` whenever that part of their active account
  * changes (modules/live), a comment every 20 s so proxies keep the connection, and a `retry:`
- * hint. The stream ends when the page goes away and when the server closes: its preClose hook
- * ends every stream first, so app.close() does not wait on them.
+ * hint. The stream ends when the page goes away, when its session would no longer be let in
+ * here (logged out, out of the account, two-factor now required, the account deleted: the
+ * live service reads the sessions again each second), and when the server closes: its
+ * preClose hook ends every stream first, so app.close() does not wait on them.
  *
  * It answers only a request that accepts text/event-stream (as EventSource sends): anything
  * else reading it as an ordinary GET would wait forever for the body to end.
@@ -14,6 +16,8 @@ import type { FastifyInstance } from "fastify";
 import { MESSAGES } from "../../../shared/messages.ts";
 import type { LiveTopic } from "../../../shared/schemas/live.ts";
 import { AppError } from "../../lib/app-error.ts";
+import { sessionCaller } from "../../lib/caller.ts";
+import type { ValidSession } from "../../modules/auth/session.service.ts";
 import type { Services } from "../../services.ts";
 import { admit } from "../access.ts";
 
@@ -29,13 +33,10 @@ export async function livePlugin(app: FastifyInstance, { services }: { services:
 
   // No HEAD twin: a stream's headers alone say nothing.
   app.get("/api/live", { exposeHeadRoute: false }, async (request, reply) => {
-    const caller = admit("live.stream", {
-      services,
-      caller: request.caller,
-      session: request.session,
-      ip: request.ip,
-    });
-    if (!caller) throw new AppError("UNAUTHORIZED", MESSAGES.signInRequired);
+    const call = { services, caller: request.caller, session: request.session, ip: request.ip };
+    const caller = admit("live.stream", call);
+    const session = request.session;
+    if (!caller || !session) throw new AppError("UNAUTHORIZED", MESSAGES.signInRequired);
     if (!/\btext\/event-stream\b/i.test(request.headers.accept ?? "")) {
       throw new AppError(
         "BAD_REQUEST",
@@ -46,9 +47,25 @@ export async function livePlugin(app: FastifyInstance, { services }: { services:
     const write = (text: string) => {
       if (body.writable) body.write(text);
     };
+    // The same gate, asked again with the session as it stands: in this account still, and
+    // let in as this request was.
+    const allows = (now: ValidSession | null) => {
+      if (now?.user.accountId !== caller.accountId) return false;
+      try {
+        return admit("live.stream", { ...call, caller: sessionCaller(now), session: now }) !== null;
+      } catch {
+        return false;
+      }
+    };
     const remove = services.live.open(
-      { accountId: caller.accountId, userId: caller.userId ?? caller.accountId },
-      { send: (topic) => write(changeEvent(topic)), end: () => body.end() },
+      { accountId: caller.accountId, userId: session.user.id, sessionId: session.id },
+      {
+        send: (topic) => write(changeEvent(topic)),
+        end: () => {
+          if (body.writable) body.end();
+        },
+        allows,
+      },
     );
     const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
     heartbeat.unref();

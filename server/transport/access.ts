@@ -170,7 +170,11 @@ export const OPERATIONS: Record<string, Operation> = {
   "retention.get": { need: "read" },
   "retention.put": { need: "own", audit: snap((s, a) => s.retention.get(a)) },
   "account.exportConfig": { need: "configure", audit: "event" },
-  "account.importConfig": { need: "own", audit: "event" },
+  // Before: the sections the file carries as they were; after: as imported (export-shaped).
+  "account.importConfig": {
+    need: "own",
+    audit: snap((s, a, input: unknown) => s.accountData.sectionsOf(a, input)),
+  },
   "account.delete": { need: "own" },
 
   // A merchant's backend, with a secret API key.

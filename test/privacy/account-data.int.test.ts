@@ -6,7 +6,8 @@
  * and delete; and deleting an account removes every row it owned in every table, keeps a
  * member who belongs elsewhere (moved to their other account), deletes a sole member, refuses
  * a wrong password or confirmation, and answers two deletes at once with one 200. An imported
- * webhook endpoint's deliveries are signed with the secret the import showed.
+ * webhook endpoint's deliveries are signed with the secret the import showed. An import's
+ * audit event holds the sections it carried, before and after, without a secret.
  */
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -201,6 +202,16 @@ describe.each(DB_KINDS)("the account's own data (%s)", (kind) => {
     };
     const res = await importInto(b, withIds);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Its audit event holds each section the file carried: B's before, the imported after,
+    // as the export shapes them (no secret, no hint of one).
+    const [imported] = await t.prisma.auditEvent.findMany({
+      where: { accountId: b.accountId, action: "account.importConfig" },
+    });
+    const { warden_config: _v, ...sectionsBefore } = withoutTime(before);
+    const { warden_config: _w, ...sectionsImported } = withoutTime(exported);
+    expect(imported?.before).toEqual(sectionsBefore);
+    expect(imported?.after).toEqual(sectionsImported);
+    expect(JSON.stringify(imported)).not.toMatch(SECRET);
     for (const [section, lines] of Object.entries(res.body.changes)) {
       expect(lines.length, `${section} changed`).toBeGreaterThan(0);
     }
@@ -239,6 +250,16 @@ describe.each(DB_KINDS)("the account's own data (%s)", (kind) => {
       where: { accountId: b.accountId, action: "account.importConfig" },
     });
     expect(events.length).toBe(2);
+
+    // A file with one section: its event holds that section alone.
+    const blocklist = { countries: ["FR"], email_providers: [] };
+    expect((await importInto(b, { warden_config: 1, blocklist })).status).toBe(200);
+    const partial = await t.prisma.auditEvent.findMany({
+      where: { accountId: b.accountId, action: "account.importConfig" },
+    });
+    const one = partial.find((e) => Object.keys(e.before ?? {}).length === 1);
+    expect(one).toMatchObject({ before: { blocklist: exported.blocklist }, after: { blocklist } });
+    expect(one?.after).toEqual({ blocklist });
   });
 
   it("refuses a bad document with a 400 naming the field, and changes nothing", async () => {

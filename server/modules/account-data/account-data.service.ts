@@ -13,6 +13,7 @@ import {
   type AccountConfig,
   type AccountConfigImport,
   type AccountDelete,
+  CONFIG_SECTIONS,
   CONFIG_VERSION,
   type ConfigImported,
   configChanges,
@@ -173,6 +174,18 @@ export function createAccountDataService(deps: Deps) {
 
   return {
     exportConfig,
+
+    /**
+     * The sections of the account's configuration that `doc` carries, as they stand: an
+     * import's audit event keeps them before (what it replaces) and after (what it wrote),
+     * shaped as the export shapes them, so without a secret. Sections a document leaves out
+     * are not touched by its import, and not in its event.
+     */
+    async sectionsOf(accountId: string, doc: unknown): Promise<Partial<AccountConfig>> {
+      const config = await exportConfig(accountId);
+      const carried = doc && typeof doc === "object" ? CONFIG_SECTIONS.filter((s) => s in doc) : [];
+      return Object.fromEntries(carried.map((section) => [section, config[section]]));
+    },
 
     /**
      * Validates the whole document, then writes every section it carries in one transaction;

@@ -186,3 +186,45 @@ export function placesOf(hits: RawValueHit[], value?: string): string[] {
     ),
   ].sort();
 }
+
+/** Every row of every table, as its JSON text, keyed "Table key" (the primary key's values). */
+export type TableSnapshot = Map<string, string>;
+
+/**
+ * The whole database as text, row by row: what "byte for byte what it was" is checked against
+ * (test/privacy/erasure-proof.int.test.ts). `skip` leaves out tables that change on their own
+ * (sessions, throttles).
+ */
+export async function snapshotTables(
+  handle: RawQueryHandle,
+  skip: ReadonlySet<string> = new Set(),
+): Promise<TableSnapshot> {
+  const query = runner(handle);
+  const tables = await query<{ table_name: string }>(
+    `SELECT table_name FROM information_schema.tables
+      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1`,
+  );
+  const snapshot: TableSnapshot = new Map();
+  for (const { table_name: table } of tables) {
+    if (EXCLUDED_TABLES.has(table) || skip.has(table)) continue;
+    const key = await primaryKeyOf(query, table);
+    const rowId = key.length
+      ? key.map((name) => `coalesce(${ident(name)}::text, '')`).join(` || '/' || `)
+      : "ctid::text";
+    const rows = await query<{ row_id: string; content: string }>(
+      `SELECT ${rowId} AS row_id, to_jsonb(t)::text AS content FROM ${ident(table)} t`,
+    );
+    for (const row of rows) snapshot.set(`${table} ${row.row_id}`, row.content);
+  }
+  return snapshot;
+}
+
+/** What changed between two snapshots: rows added, removed and changed, by "Table key". */
+export function snapshotDiff(before: TableSnapshot, after: TableSnapshot) {
+  const added = [...after.keys()].filter((key) => !before.has(key));
+  const removed = [...before.keys()].filter((key) => !after.has(key));
+  const changed = [...before.keys()].filter(
+    (key) => after.has(key) && after.get(key) !== before.get(key),
+  );
+  return { added, removed, changed };
+}

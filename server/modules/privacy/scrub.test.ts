@@ -62,6 +62,28 @@ describe("scrubJson", () => {
       { user_id: '{"', message: 'saw {" twice' },
       { user_id: ERASED, message: `saw ${ERASED} twice` },
     ],
+    // Warden's own codes stay whole: a user whose id is "review" or "rule_email".
+    [
+      { userIds: ["review", "rule_email"] },
+      {
+        rule: "rule_email",
+        action: "review",
+        message: "sent to review by rule_email",
+        user_id: "review",
+      },
+      {
+        rule: "rule_email",
+        action: "review",
+        message: `sent to ${ERASED} by ${ERASED}`,
+        user_id: ERASED,
+      },
+    ],
+    // An object under a code's key is still read: a label.created webhook's `label`.
+    [
+      { userIds: ["u_7"] },
+      { data: { label: { label: "fraud", note: "u_7 disputed", subject_id: "s1" } } },
+      { data: { label: { label: "fraud", note: `${ERASED} disputed`, subject_id: "s1" } } },
+    ],
     // An IP at a personal key, written IPv4-mapped.
     [
       { ips: ["203.0.113.7"] },

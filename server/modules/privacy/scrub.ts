@@ -92,9 +92,41 @@ export function matcherOf(values: PersonValues): Matcher {
 }
 
 /**
+ * JSON keys whose values are Warden's own codes, ids and times, never a person's words: a
+ * reason's `action` is "review" even for a user whose id is "review".
+ */
+export const CODE_KEYS = new Set([
+  "id",
+  "rule",
+  "rules",
+  "action",
+  "decision",
+  "type",
+  "kind",
+  "signal",
+  "feature",
+  "status",
+  "label",
+  "source",
+  "subject_kind",
+  "subject_id",
+  "screening_id",
+  "charge_id",
+  "erasure_id",
+  "stripe_object_id",
+  "currency",
+  "country",
+  "through",
+  "created",
+  "created_at",
+  "added_at",
+  "account_first_seen",
+]);
+
+/**
  * The document with the person's values taken out, and whether anything changed. Leaves at
  * `keys` that equal a value become "[erased]" (numbers and literals too); other strings keep
- * all but the values inside them. Keys stay as they are.
+ * all but the values inside them, and strings at CODE_KEYS stay whole. Keys stay as they are.
  */
 export function scrubJson(
   doc: unknown,
@@ -103,6 +135,10 @@ export function scrubJson(
 ): { value: unknown; changed: boolean } {
   let changed = false;
   const walk = (node: unknown, key: string | null): unknown => {
+    // A code's value, or a list of them; an object under such a key (a webhook's `label`) is
+    // walked like any other.
+    const isObject = node !== null && typeof node === "object" && !Array.isArray(node);
+    if (key !== null && CODE_KEYS.has(key) && !isObject) return node;
     if (key !== null && keys.has(key) && matcher.equals(node)) {
       changed = true;
       return ERASED;

@@ -1,7 +1,8 @@
 /**
  * Console configuration (rules, templates, block list, settings) on both databases and
  * through both transports: tRPC with the session cookie, as the console calls it, and the
- * REST paths with a bearer token, as a script calls them.
+ * REST paths with a bearer token, as a script calls them. A bad field is a 400 naming it,
+ * NUL in any settings field included, and stores nothing.
  */
 // biome-ignore-all lint/suspicious/noExplicitAny: the tests read raw JSON bodies.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -277,6 +278,24 @@ const INVALID: {
     path: "app_name",
     message: /string/,
   },
+  // PostgreSQL refuses NUL in text: every field, written or ignored, is a 400, never a 500.
+  ...(
+    [
+      ["app_name", "Shop\u0000"],
+      ["contact_email", "ops\u0000@shop.test"],
+      ["stripe_secret", "sk_test_\u000012345678"],
+      ["stripe_publishable", "pk_test_12345678\u0000"],
+      ["stripe_webhook_secret", "whsec_\u000012345678"],
+      ["stripe_webhook_url", "https://x.test/\u0000"],
+      ["app_name", "Shop \ud800"],
+    ] as const
+  ).map(([field, value]) => ({
+    entity: "settings" as const,
+    case: `${field}: ${JSON.stringify(value)}`,
+    change: { [field]: value },
+    path: field,
+    message: /^must not contain NUL characters or unpaired surrogates$/,
+  })),
   {
     entity: "settings",
     case: 'accountId: "someone-else"',

@@ -302,6 +302,12 @@ describe.each(DB_KINDS)("transaction dashboard on %s", (kind) => {
     const tooMany = await c.browser.query("dashboard.list", { limit: 1001 });
     expect(tooMany).toMatchObject({ ok: false, status: 400 });
     if (!tooMany.ok) expect(tooMany.error.data.issues?.[0]?.path).toBe("limit");
+    // PostgreSQL refuses NUL in text: a search or risk level holding one is a 400, not a 500.
+    for (const field of ["search", "riskLevel"]) {
+      const nul = await c.browser.query("dashboard.list", { [field]: "ali\u0000ce" });
+      expect(nul, field).toMatchObject({ ok: false, status: 400 });
+      if (!nul.ok) expect(nul.error.data.issues?.[0]?.path).toBe(field);
+    }
     const forged = await c.browser.query("dashboard.list", { cursor: "bm9wZQ" });
     expect(forged).toMatchObject({ ok: false, status: 400 });
     if (!forged.ok) expect(forged.error.data.issues?.[0]?.path).toBe("cursor");

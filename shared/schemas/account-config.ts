@@ -14,7 +14,8 @@ import { ZBlocklist } from "./blocklist.ts";
 import { ZRetentionSettings } from "./retention.ts";
 import { ZRuleSettingsUpdate } from "./rule-settings.ts";
 import { ZRules } from "./rules.ts";
-import { ZContactEmail, ZSettingsInput, ZStripePublishable } from "./settings.ts";
+import { ZAppName, ZContactEmail, ZStripePublishable } from "./settings.ts";
+import { storableInput } from "./storable.ts";
 import { ZSecuritySettings } from "./team.ts";
 import { ZTemplates } from "./templates.ts";
 import { ZWebhookEndpointInput } from "./webhooks.ts";
@@ -65,35 +66,41 @@ export const ZConfigRetentionExport = z.object({
 
 /** Settings without any secret or hint of one. */
 export const ZConfigSettings = z.strictObject({
-  app_name: ZSettingsInput.shape.app_name,
+  app_name: ZAppName,
   contact_email: ZContactEmail,
   stripe_publishable: ZStripePublishable,
 });
 
-/** The document as an import reads it: every section optional, each validated as its PUT. */
-export const ZAccountConfigInput = z.object({
-  warden_config: z.literal(CONFIG_VERSION, {
-    message: `must be ${CONFIG_VERSION}: this Warden reads configuration files of version ${CONFIG_VERSION}`,
+/**
+ * The document as an import reads it: every section optional, each validated as its PUT.
+ * Text the database cannot store (NUL), anywhere in the file, value or key, is a 400 naming
+ * where it is, before any section is read.
+ */
+export const ZAccountConfigInput = storableInput(
+  z.object({
+    warden_config: z.literal(CONFIG_VERSION, {
+      message: `must be ${CONFIG_VERSION}: this Warden reads configuration files of version ${CONFIG_VERSION}`,
+    }),
+    exported_at: z.string().max(64).optional(),
+    rules: ZRules.optional(),
+    templates: ZTemplates.optional(),
+    rule_settings: ZRuleSettingsUpdate.optional(),
+    score_thresholds: ZThresholds.optional(),
+    blocklist: ZBlocklist.optional(),
+    allow_list: z
+      .array(ZConfigAllowEntry)
+      .max(CONFIG_MAX_ALLOW_ENTRIES, `may carry at most ${CONFIG_MAX_ALLOW_ENTRIES} entries`)
+      .optional(),
+    allowed_origins: ZAllowedOriginsInput.shape.origins.optional(),
+    settings: ZConfigSettings.optional(),
+    webhook_endpoints: z
+      .array(ZConfigEndpoint)
+      .max(CONFIG_MAX_ENDPOINTS, `may carry at most ${CONFIG_MAX_ENDPOINTS} endpoints`)
+      .optional(),
+    security: ZSecuritySettings.optional(),
+    retention: ZConfigRetention.optional(),
   }),
-  exported_at: z.string().max(64).optional(),
-  rules: ZRules.optional(),
-  templates: ZTemplates.optional(),
-  rule_settings: ZRuleSettingsUpdate.optional(),
-  score_thresholds: ZThresholds.optional(),
-  blocklist: ZBlocklist.optional(),
-  allow_list: z
-    .array(ZConfigAllowEntry)
-    .max(CONFIG_MAX_ALLOW_ENTRIES, `may carry at most ${CONFIG_MAX_ALLOW_ENTRIES} entries`)
-    .optional(),
-  allowed_origins: ZAllowedOriginsInput.shape.origins.optional(),
-  settings: ZConfigSettings.optional(),
-  webhook_endpoints: z
-    .array(ZConfigEndpoint)
-    .max(CONFIG_MAX_ENDPOINTS, `may carry at most ${CONFIG_MAX_ENDPOINTS} endpoints`)
-    .optional(),
-  security: ZSecuritySettings.optional(),
-  retention: ZConfigRetention.optional(),
-});
+);
 export type AccountConfigInput = z.input<typeof ZAccountConfigInput>;
 export type AccountConfigImport = z.output<typeof ZAccountConfigInput>;
 

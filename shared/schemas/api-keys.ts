@@ -3,6 +3,7 @@
  * the browser collector) can only collect. Keys are shown once; only a SHA-256 is stored.
  */
 import { z } from "zod";
+import { storableInput } from "./storable.ts";
 
 export const API_KEY_KINDS = ["secret", "publishable"] as const;
 export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
@@ -13,14 +14,16 @@ export const API_KEY_PREFIX: Record<ApiKeyKind, string> = {
   publishable: "wdn_pk_",
 };
 
-export const ZApiKeyCreate = z.strictObject({
-  name: z
-    .string({ message: "must be a string" })
-    .trim()
-    .min(1, "must not be empty")
-    .max(100, "must be at most 100 characters"),
-  kind: z.enum(API_KEY_KINDS, { message: "must be secret or publishable" }).default("secret"),
-});
+export const ZApiKeyCreate = storableInput(
+  z.strictObject({
+    name: z
+      .string({ message: "must be a string" })
+      .trim()
+      .min(1, "must not be empty")
+      .max(100, "must be at most 100 characters"),
+    kind: z.enum(API_KEY_KINDS, { message: "must be secret or publishable" }).default("secret"),
+  }),
+);
 export type ApiKeyCreate = z.input<typeof ZApiKeyCreate>;
 
 /** A key as listed: its name and first characters, never the key. */

@@ -4,6 +4,7 @@
  * sent back unchanged) keeps what is stored.
  */
 import { z } from "zod";
+import { storableInput } from "./storable.ts";
 
 export const APP_NAME_MAX = 100;
 const KEY_MAX = 255;
@@ -60,18 +61,25 @@ export const ZContactEmail = z
     message: "must be an email address",
   });
 
-/** What PUT takes. stripe_webhook_url is read-only: accepted so a GET body can be sent back, then ignored. */
-export const ZSettingsInput = z.strictObject({
-  app_name: z
-    .string({ message: "must be a string" })
-    .trim()
-    .max(APP_NAME_MAX, `must be at most ${APP_NAME_MAX} characters`),
-  contact_email: ZContactEmail,
-  stripe_secret: ZStripeSecret,
-  stripe_publishable: ZStripePublishable,
-  stripe_webhook_secret: ZStripeWebhookSecret.default(""),
-  stripe_webhook_url: z.string().nullable().optional(),
-});
+export const ZAppName = z
+  .string({ message: "must be a string" })
+  .trim()
+  .max(APP_NAME_MAX, `must be at most ${APP_NAME_MAX} characters`);
+
+/**
+ * What PUT takes. stripe_webhook_url is read-only: accepted so a GET body can be sent back,
+ * then ignored. Text the database cannot store (NUL) in any field is a 400 naming it.
+ */
+export const ZSettingsInput = storableInput(
+  z.strictObject({
+    app_name: ZAppName,
+    contact_email: ZContactEmail,
+    stripe_secret: ZStripeSecret,
+    stripe_publishable: ZStripePublishable,
+    stripe_webhook_secret: ZStripeWebhookSecret.default(""),
+    stripe_webhook_url: z.string().nullable().optional(),
+  }),
+);
 
 export type SettingsInput = z.input<typeof ZSettingsInput>;
 export type SettingsUpdate = z.output<typeof ZSettingsInput>;

@@ -3,6 +3,7 @@
  * amount in major units, with what Radar and the merchant's rules made of it.
  */
 import { z } from "zod";
+import { storableString } from "./storable.ts";
 
 /** The outcome a merchant sees; derived once by outcomeOf() in server/modules/stripe/charge-state.ts. */
 export const OUTCOMES = [
@@ -93,10 +94,10 @@ const ZLimit = z
  */
 export const ZDashboardFilters = z.object({
   outcome: z.enum(OUTCOMES).optional(),
-  riskLevel: z.string().trim().min(1).max(40).optional(),
+  riskLevel: storableString().trim().min(1).max(40).optional(),
   blockedBy: z.enum(BLOCKED_BY_FILTERS).optional(),
   /** An exact charge id (ch_…, py_…), else the start of an email, case-insensitive. */
-  search: z.string().trim().max(200).optional(),
+  search: storableString().trim().max(200).optional(),
 });
 export type DashboardFilters = z.infer<typeof ZDashboardFilters>;
 

@@ -296,6 +296,24 @@ describe.each(DB_KINDS)("the account's own data (%s)", (kind) => {
         webhook_endpoints: [{ url: "http://127.0.0.1:9/hook", events: ["label.created"] }],
       }),
     ).toMatchObject({ path: "webhook_endpoints.0.url" });
+    // Text PostgreSQL cannot store (NUL, an unpaired surrogate), anywhere in the file, in a
+    // value or a key, in a section or beside them: a 400 naming where it is, never a 500.
+    const unstorable = "must not contain NUL characters or unpaired surrogates";
+    const allowed = { kind: "user_id", value: "vip", note: "note\u0000", expires_at: null };
+    const cases: [unknown, string][] = [
+      [{ ...doc, settings: { ...doc.settings, app_name: "Shop\u0000" } }, "settings.app_name"],
+      [{ ...doc, allow_list: [allowed] }, "allow_list.0.note"],
+      [
+        { ...doc, blocklist: { ...doc.blocklist, countries: ["K\u0000"] } },
+        "blocklist.countries.0",
+      ],
+      [{ ...doc, rules: { ...doc.rules, "rule\u0000": true } }, "rules.rule\u0000"],
+      [{ ...doc, exported_at: "2026\u0000" }, "exported_at"],
+      [{ ...doc, comment: "from\ud800 staging" }, "comment"],
+    ];
+    for (const [body, path] of cases) {
+      expect(await issueOf(body), path).toEqual({ path, message: unstorable });
+    }
     // Too many entries, and a file past the size limit.
     const many = Array.from({ length: 5001 }, (_, i) => ({ kind: "user_id", value: `u${i}` }));
     expect(await issueOf({ warden_config: 1, allow_list: many })).toMatchObject({

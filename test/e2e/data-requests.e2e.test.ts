@@ -81,6 +81,12 @@ describe("data requests in Chromium", () => {
     expect(await countOf(held(), "screenings")).toBe("3");
     expect(await held().innerText()).toContain("Screenings: each screened event");
     await page.getByText("About email dana.request@example.com").waitFor();
+    // What the email's screenings carried beside it is offered, not followed: a user id an
+    // end user could have forged, and the device, each to add on purpose.
+    const widen = page.getByRole("checkbox", { name: /Also include/ });
+    expect(await widen.isChecked()).toBe(false);
+    expect(await page.locator("label.dr-widen").innerText()).toContain(PERSON.user_id);
+    await page.getByRole("button", { name: `Add device ${PERSON.device_id}` }).waitFor();
   });
 
   it("downloads the export as a JSON file named by the time, holding the screenings", async () => {

@@ -86,6 +86,16 @@ export function EraseFlow(props: {
               </ul>
             </>
           )}
+          {props.preview.not_searched.length > 0 && (
+            <>
+              <p>Not searched (no exact match can find it there):</p>
+              <ul className="dr-kept" aria-label="Not searched">
+                {props.preview.not_searched.map((sentence) => (
+                  <li key={sentence}>{sentence}</li>
+                ))}
+              </ul>
+            </>
+          )}
           <p className="config-note">
             This cannot be undone. Backups your operator keeps are not changed.
           </p>

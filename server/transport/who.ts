@@ -2,5 +2,6 @@
 import type { Caller } from "../lib/caller.ts";
 
 export function apiKeyLabeller(caller: Caller) {
-  return { source: "api" as const, who: `API key ${caller.key?.id.slice(0, 8) ?? ""}`.trim() };
+  const id = caller.key?.id ?? "";
+  return { source: "api" as const, who: `API key ${id.slice(0, 8)}`.trim(), whoId: id };
 }

@@ -43,6 +43,11 @@ export const ZLabelView = z.object({
   source: z.enum(LABEL_SOURCES),
   /** A console user's email, "API key …", or the Stripe event that set it. */
   who: z.string(),
+  /**
+   * Which member (their user id, source person) or API key (its id, source api) set it; null
+   * for Stripe's. A fit counts its labels by this (one source giving most of them is a warning).
+   */
+  who_id: z.string().nullable(),
   note: z.string().nullable(),
   created_at: z.string(),
 });

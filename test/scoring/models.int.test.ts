@@ -4,12 +4,21 @@
  * Stripe fraud dispute; a proposal refused below 50 labels of a class, then made with its
  * backtest; nothing in force until a member adopts it; the next screening's contributions use
  * the adopted weights; rollback walks back to the version before, then the defaults; and one
- * merchant never sees or changes another's versions.
+ * merchant never sees or changes another's versions. Guards (issue 41): labels keep which API
+ * key or member gave them; a proposal that stops blocking most of what is blocked, counts a
+ * sign of abuse against it, or learnt mostly from one source says so, and is adopted only
+ * with each warning confirmed (the red team's poisoned fit among them).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_WEIGHTS } from "../../server/engine/default-weights.ts";
 import { POINTS_PER_LOG_ODDS } from "../../server/engine/score.ts";
-import type { ScoreModels, ScoreModelView } from "../../shared/schemas/score-models.ts";
+import type { AuditPage } from "../../shared/schemas/audit.ts";
+import type { LabelView } from "../../shared/schemas/labels.ts";
+import type {
+  ScoreModels,
+  ScoreModelView,
+  WarningCode,
+} from "../../shared/schemas/score-models.ts";
 import { buildCharge, buildDispute, buildEvent } from "../fixtures/stripe.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { TestClient } from "../helpers/http-client.ts";
@@ -22,8 +31,12 @@ const BROWSER =
   "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15";
 const BOT = "python-requests/2.31";
 const DAY = 86_400_000;
+/** Obvious bot signups the red team's key labelled legitimate (and as many customers fraud). */
+const POISONED = 200;
 
-type ErrorBody = { error: { code: string; message: string; issues?: { path: string }[] } };
+type ErrorBody = {
+  error: { code: string; message: string; issues?: { path: string; message: string }[] };
+};
 
 /** A signup the labels will call fraud (a bot's user agent: bot_user_agent fires) or legitimate. */
 const signup = (n: number, fraud: boolean) => ({
@@ -72,8 +85,12 @@ describe.each(DB_KINDS)("labels that teach (%s)", (kind) => {
   };
   const propose = (m: Merchant) =>
     m.api.json<ScoreModelView & ErrorBody>("/api/scoring/proposals", { method: "POST" });
-  const adopt = (m: Merchant, id: string) =>
-    m.api.json<ScoreModels & ErrorBody>(`/api/scoring/models/${id}/adopt`, { method: "POST" });
+  const adopt = (m: Merchant, id: string, confirm?: readonly string[]) =>
+    m.api.json<ScoreModels & ErrorBody>(`/api/scoring/models/${id}/adopt`, {
+      method: "POST",
+      ...(confirm && { body: { confirm } }),
+    });
+  const codes = (model: ScoreModelView) => model.warnings.map((w) => w.code);
   const rollback = (m: Merchant) =>
     m.api.json<ScoreModels & ErrorBody>("/api/scoring/rollback", { method: "POST" });
 
@@ -181,19 +198,40 @@ describe.each(DB_KINDS)("labels that teach (%s)", (kind) => {
     // Every label with a bot's user agent is fraud: that signal's weight goes up.
     const change = metrics.changes.find((c) => c.signal === "bot_user_agent");
     expect(change && change.to > change.from, JSON.stringify(metrics.changes)).toBe(true);
+    // The backend's one key gave the 100 labels and settled the 10 reviews: 110 of 111 (the
+    // Stripe dispute is no one's), so the proposal warns of it, and of nothing else.
+    expect(metrics.labels.top_source).toEqual({
+      kind: "api_key",
+      id: backend.keyId,
+      name: expect.stringMatching(/^"backend" \(wdn_sk_/),
+      labels: 110,
+    });
+    expect(proposal.warnings).toEqual([
+      expect.objectContaining({ code: "one_source", labels: 110, of: 111, share: 0.991 }),
+    ]);
 
     // Proposed is not adopted: the next screening still scores with the defaults.
     expect((await models(merchant)).in_force).toMatchObject({ model_id: null });
     expect(await botPoints(backend, 2)).toBe(before);
 
-    const adopted = await adopt(merchant, proposal.id);
+    // Its warning unconfirmed, adopting is a 400 that names it; confirmed, it is adopted.
+    const unconfirmed = await adopt(merchant, proposal.id);
+    expect(unconfirmed.status, JSON.stringify(unconfirmed.body)).toBe(400);
+    expect(unconfirmed.body.error.message).toBe(
+      "confirm: each warning of this version must be confirmed to adopt it; not confirmed: one_source",
+    );
+    const adopted = await adopt(merchant, proposal.id, ["one_source"]);
     expect(adopted.status, JSON.stringify(adopted.body)).toBe(200);
-    expect(adopted.body.in_force).toEqual({ version: "acct-1", model_id: proposal.id });
+    expect(adopted.body.in_force).toEqual({
+      version: "acct-1",
+      model_id: proposal.id,
+      confirmed_warnings: ["one_source"],
+    });
     expect(adopted.body.models[0]).toMatchObject({ status: "adopted", adopted_by: merchant.email });
     const after = await botPoints(backend, 3);
     expect(after).toBe(pointsOf(proposal.weights.weights.bot_user_agent));
     expect(after).toBeGreaterThan(before ?? 0);
-    const again = await adopt(merchant, proposal.id);
+    const again = await adopt(merchant, proposal.id, ["one_source"]);
     expect([again.status, again.body.error.message]).toEqual([
       409,
       "Version 1 is already in force.",
@@ -203,14 +241,20 @@ describe.each(DB_KINDS)("labels that teach (%s)", (kind) => {
     clock.advance(60_000);
     const v2 = await propose(merchant);
     expect(v2.body).toMatchObject({ version: 2, metrics: { compared_with: "acct-1" } });
-    expect((await adopt(merchant, v2.body.id)).body.in_force).toMatchObject({ version: "acct-2" });
+    expect((await adopt(merchant, v2.body.id, codes(v2.body))).body.in_force).toMatchObject({
+      version: "acct-2",
+    });
     expect((await models(merchant)).models.map((m) => [m.version, m.status])).toEqual([
       [2, "adopted"],
       [1, "retired"],
     ]);
     const back = await rollback(merchant);
     expect(back.status).toBe(200);
-    expect(back.body.in_force).toEqual({ version: "acct-1", model_id: proposal.id });
+    expect(back.body.in_force).toEqual({
+      version: "acct-1",
+      model_id: proposal.id,
+      confirmed_warnings: ["one_source"],
+    });
     expect(await botPoints(backend, 4)).toBe(after);
     const defaults = await rollback(merchant);
     expect(defaults.body.in_force).toMatchObject({
@@ -288,10 +332,191 @@ describe.each(DB_KINDS)("labels that teach (%s)", (kind) => {
     const bAdopt = await adopt(b, proposal.id);
     expect(bAdopt.status).toBe(404);
     expect((await propose(b)).status).toBe(400);
-    expect((await adopt(a, proposal.id)).status).toBe(200);
+    expect((await adopt(b, proposal.id, codes(proposal))).status).toBe(404);
+    expect((await adopt(a, proposal.id, codes(proposal))).status).toBe(200);
     expect((await rollback(b)).status).toBe(409);
     expect((await models(a)).in_force.model_id).toBe(proposal.id);
     expect((await models(b)).in_force.model_id).toBeNull();
+  });
+
+  it("keeps which API key or member gave each label; one giving more than half of a fit's labels is a warning", async () => {
+    const merchant = await signedInMerchant(t, `sources-${kind}@example.com`);
+    const backend = await backendOf(t, merchant);
+    const userId = (await t.prisma.user.findUniqueOrThrow({ where: { email: merchant.email } })).id;
+    const byMember = async (id: string, value: "fraud" | "legitimate") => {
+      clock.advance(1000);
+      const res = await merchant.browser.mutate<LabelView>("labels.add", {
+        subject_kind: "screening",
+        subject_id: id,
+        label: value,
+      });
+      if (!res.ok) throw new Error(JSON.stringify(res.error));
+      return res.data;
+    };
+    // Half labelled by the backend's key, half by a member in the console: 50 of 100 each.
+    const seeded = await screen(backend, 0, 50);
+    for (const [i, id] of seeded.fraud.entries()) {
+      if (i < 25) await label(backend, id, "fraud");
+      else await byMember(id, "fraud");
+    }
+    for (const [i, id] of seeded.legitimate.entries()) {
+      if (i < 25) await label(backend, id, "legitimate");
+      else expect(await byMember(id, "legitimate")).toMatchObject({ who_id: userId });
+    }
+    const byKey = await backend.client.json<LabelView>("/api/v1/labels", {
+      body: { subject_kind: "screening", subject_id: seeded.fraud[0], label: "fraud" },
+    });
+    expect(byKey.body).toMatchObject({ source: "api", who_id: backend.keyId });
+    const history = await merchant.browser.query<LabelView[]>("labels.history", {
+      subject_kind: "screening",
+      subject_id: seeded.legitimate[30],
+    });
+    expect(history.ok && history.data).toMatchObject([
+      { source: "person", who: merchant.email, who_id: userId },
+    ]);
+    const stored = await t.prisma.label.findMany({
+      where: { accountId: merchant.accountId },
+      select: { whoId: true },
+      distinct: ["whoId"],
+      orderBy: { whoId: "asc" },
+    });
+    expect(stored.map((l) => l.whoId).sort()).toEqual([backend.keyId, userId].sort());
+
+    // Half from one source is not "mostly": no warning, and adopting needs no confirmation.
+    const even = await propose(merchant);
+    expect(even.status, JSON.stringify(even.body)).toBe(200);
+    expect(even.body.metrics?.labels.top_source?.labels).toBe(50);
+    expect(codes(even.body)).toEqual([]);
+    expect((await adopt(merchant, even.body.id)).status).toBe(200);
+
+    // Two more by the member: 52 of 102, more than half, and the warning names them.
+    const more = await screen(backend, 50, 1);
+    await byMember(more.fraud[0] ?? "", "fraud");
+    await byMember(more.legitimate[0] ?? "", "legitimate");
+    const mostly = await propose(merchant);
+    expect(mostly.status, JSON.stringify(mostly.body)).toBe(200);
+    expect(mostly.body.warnings).toEqual([
+      {
+        code: "one_source",
+        message: `52 of the 102 labelled screenings these weights learnt from (51%) were labelled by one member, ${merchant.email}. If those labels are wrong, or the account is in the wrong hands, so are these weights.`,
+        source: { kind: "member", id: userId, name: merchant.email },
+        labels: 52,
+        of: 102,
+        share: 0.51,
+      },
+    ]);
+  });
+
+  it("the red team's poisoned fit: one key's labels turn obvious bot signups around; it warns, and is adopted only with each warning confirmed", async () => {
+    const merchant = await signedInMerchant(t, `poison-${kind}@example.com`);
+    const backend = await backendOf(t, merchant, "leaked");
+    const put = await merchant.api.json("/api/scoring/thresholds", {
+      method: "PUT",
+      body: { thresholds: { signup: { review: 60, block: 80 } } },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    /** An obvious bot signup: a hosting provider's address, a disposable inbox, a bot's agent. */
+    const bot = (n: number) => ({
+      type: "signup" as const,
+      email: `bot${n}@mailinator.com`,
+      ip: `51.15.${n}.1`,
+      user_agent: BOT,
+    });
+    /** An ordinary customer: a mailbox provider's address, a browser, a home address. */
+    const person = (n: number) => ({
+      type: "signup" as const,
+      email: `customer.${n}@gmail.com`,
+      ip: `203.0.${n % 250}.${1 + Math.floor(n / 250)}`,
+      user_agent: BROWSER,
+    });
+    const bots: string[] = [];
+    const people: string[] = [];
+    for (let i = 0; i < POISONED; i++) {
+      const answer = await backend.decide(bot(i));
+      expect(answer.decision).toBe("block");
+      bots.push(answer.id);
+      const customer = await backend.decide(person(i));
+      expect(customer.decision).toBe("allow");
+      people.push(customer.id);
+      clock.advance(60_000);
+    }
+    // The leaked key's labels: every bot legitimate, every person fraud.
+    for (const id of bots) await label(backend, id, "legitimate");
+    for (const id of people) await label(backend, id, "fraud");
+
+    const made = await propose(merchant);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const { id, warnings } = made.body;
+    expect(codes(made.body)).toEqual(["stops_blocking", "attack_signal_negative", "one_source"]);
+    const [stops, negative, source] = warnings;
+    // Every bot was blocked; the proposal blocks none of them.
+    expect(stops).toMatchObject({ days: 30, blocked_now: POISONED, still_blocked: 0 });
+    expect(stops?.message).toBe(
+      `These weights would let through ${POISONED} of the ${POISONED} screenings (100%) the weights in force blocked in the last 30 days. Adopt them only if you know those screenings were not abuse.`,
+    );
+    // A sign of a farm (many signups from one network) now lowers the score: each signal
+    // named went from the shipped weights' plus to a minus.
+    const turned = negative?.code === "attack_signal_negative" ? negative.signals : [];
+    expect(turned.map((s) => s.signal)).toContain("signups_network");
+    for (const s of turned) {
+      const shipped = POINTS_PER_LOG_ODDS * (DEFAULT_WEIGHTS.weights[s.signal] ?? 0);
+      expect([s.signal, s.from, Math.sign(s.to)]).toEqual([
+        s.signal,
+        Math.round(shipped * 10) / 10,
+        -1,
+      ]);
+    }
+    expect(negative?.message).toMatch(/signups network \+7\.0 → −\d+\.\d points/);
+    expect(source).toMatchObject({
+      source: { kind: "api_key", id: backend.keyId, name: expect.stringMatching(/^"leaked"/) },
+      labels: 2 * POISONED,
+      of: 2 * POISONED,
+      share: 1,
+    });
+    expect((await models(merchant)).models[0]?.warnings).toEqual(warnings);
+
+    // Nothing confirmed, two of three, a code that is none: each a 400 under `confirm`.
+    const none = await adopt(merchant, id);
+    expect(none.status).toBe(400);
+    expect(none.body.error.message).toBe(
+      "confirm: each warning of this version must be confirmed to adopt it; not confirmed: stops_blocking, attack_signal_negative, one_source",
+    );
+    expect(none.body.error.issues?.map((i) => i.path)).toEqual(["confirm", "confirm", "confirm"]);
+    const some = await adopt(merchant, id, ["stops_blocking", "one_source"]);
+    expect(some.status).toBe(400);
+    expect(some.body.error.issues).toEqual([
+      { path: "confirm", message: expect.stringMatching(/^must include attack_signal_negative: /) },
+    ]);
+    const unknown = await adopt(merchant, id, ["whatever"]);
+    expect([unknown.status, unknown.body.error.issues?.[0]?.path]).toEqual([400, "confirm.0"]);
+    const viaConsole = await merchant.browser.mutate("scoreModels.adopt", { id, confirm: [] });
+    expect(viaConsole).toMatchObject({ ok: false, status: 400 });
+    // So nothing is in force, and the next obvious bot is still blocked.
+    expect((await models(merchant)).in_force.model_id).toBeNull();
+    expect((await backend.decide(bot(100))).decision).toBe("block");
+
+    // Each confirmed: adopted, and the adopt's audit event keeps which.
+    const all: WarningCode[] = ["one_source", "attack_signal_negative", "stops_blocking"];
+    const adopted = await adopt(merchant, id, all);
+    expect(adopted.status, JSON.stringify(adopted.body)).toBe(200);
+    const confirmed = ["stops_blocking", "attack_signal_negative", "one_source"];
+    expect(adopted.body.in_force).toEqual({
+      version: "acct-1",
+      model_id: id,
+      confirmed_warnings: confirmed,
+    });
+    expect(adopted.body.models[0]?.confirmed_warnings).toEqual(confirmed);
+    const audit = await merchant.api.json<AuditPage>("/api/audit?action=scoreModels.adopt");
+    expect(audit.body.items).toMatchObject([
+      {
+        action: "scoreModels.adopt",
+        target: id,
+        before: { in_force: { model_id: null, confirmed_warnings: [] } },
+        after: { in_force: { model_id: id, confirmed_warnings: confirmed } },
+      },
+    ]);
+    // What the warnings said it would do: the next obvious bot signup is let through.
+    expect((await backend.decide(bot(101))).decision).toBe("allow");
   });
 
   it("answers a bad id with a 400 naming it, an unknown one with a 404, and no session with a 401", async () => {

@@ -20,6 +20,7 @@ type Row = {
   label: LabelValue;
   source: LabelSource;
   who: string;
+  whoId: string | null;
   note: string | null;
   createdAt: Date;
 };
@@ -30,6 +31,8 @@ export type NewLabel = {
   label: LabelValue;
   source: LabelSource;
   who: string;
+  /** The member's user id or the API key's id; null for Stripe's. */
+  whoId: string | null;
   note: string | null;
   sourceRef?: string | null;
 };
@@ -41,6 +44,7 @@ export const toLabelView = (row: Row): LabelView => ({
   label: row.label,
   source: row.source,
   who: row.who,
+  who_id: row.whoId,
   note: row.note,
   created_at: row.createdAt.toISOString(),
 });

@@ -15,8 +15,11 @@ import { AppError } from "../../lib/app-error.ts";
 import type { DecisionEvent } from "../webhooks/webhooks.types.ts";
 import type { LabelsRepository } from "./labels.repository.ts";
 
-/** Who set a label: a console user (person) or an API key (api). */
-export type Labeller = { source: Exclude<LabelSource, "stripe">; who: string };
+/**
+ * Who set a label: a console user (person: their email, and their user id) or an API key
+ * (api: "API key 1a2b3c4d", and its id).
+ */
+export type Labeller = { source: Exclude<LabelSource, "stripe">; who: string; whoId: string };
 
 type Deps = {
   repo: LabelsRepository;
@@ -54,6 +57,7 @@ export function createLabelsService({ repo, now, eventOf, eventsStored }: Deps) 
           label: input.label,
           source: by.source,
           who: by.who,
+          whoId: by.whoId,
           note: input.note || null,
         },
         now(),
@@ -85,6 +89,7 @@ export function createLabelsService({ repo, now, eventOf, eventsStored }: Deps) 
           label: "fraud",
           source: "stripe",
           who: "Stripe",
+          whoId: null,
           note: why,
           sourceRef: `stripe:${eventId}`,
         },

@@ -3,7 +3,7 @@
  * proposed, adopted and retired. Adopting and rolling back are each one transaction, and the
  * partial unique index "ScoreModel_one_adopted" lets one adopted version exist per account:
  * of two adopts at once, the second finds its target taken or trips the index, and is told
- * "raced" with nothing changed.
+ * "raced" with nothing changed. An adopted version keeps the warnings its adopter confirmed.
  */
 import type { ModelMetrics } from "../../../shared/schemas/score-models.ts";
 import type { Weights } from "../../../shared/score/weights.ts";
@@ -52,6 +52,10 @@ export function createModelsRepository(prisma: PrismaClient) {
       });
     },
 
+    find(accountId: string, id: string): Promise<ModelRow | null> {
+      return prisma.scoreModel.findFirst({ where: { id, accountId } });
+    },
+
     adopted(accountId: string): Promise<ModelRow | null> {
       return prisma.scoreModel.findFirst({ where: { accountId, status: "adopted" } });
     },
@@ -87,7 +91,13 @@ export function createModelsRepository(prisma: PrismaClient) {
      * Adopts a proposed (or retired) version and retires the one adopted before, at once.
      * Its adoptedAt is now: it goes on top of what a rollback walks back through.
      */
-    adopt(accountId: string, id: string, by: string, at: Date): Promise<Adopted> {
+    adopt(
+      accountId: string,
+      id: string,
+      by: string,
+      at: Date,
+      confirmedWarnings: string[],
+    ): Promise<Adopted> {
       return unlessRaced(() =>
         prisma.$transaction(async (tx): Promise<Adopted> => {
           const target = await tx.scoreModel.findFirst({ where: { id, accountId } });
@@ -99,12 +109,18 @@ export function createModelsRepository(prisma: PrismaClient) {
           });
           const done = await tx.scoreModel.updateMany({
             where: { id, accountId, status: target.status },
-            data: { status: "adopted", adoptedAt: at, adoptedBy: by },
+            data: { status: "adopted", adoptedAt: at, adoptedBy: by, confirmedWarnings },
           });
           if (done.count === 0) throw new Raced();
           return {
             outcome: "adopted",
-            model: { ...target, status: "adopted", adoptedAt: at, adoptedBy: by },
+            model: {
+              ...target,
+              status: "adopted",
+              adoptedAt: at,
+              adoptedBy: by,
+              confirmedWarnings,
+            },
           };
         }),
       );

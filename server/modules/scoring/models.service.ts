@@ -3,20 +3,22 @@
  * only when a member says so. Propose reads the labelled screenings (training-set.ts), fits
  * weights that stay close to those in force (model-backtest.ts, in a worker thread, never on a
  * screening's path), judges them against the weights in force on the merchant's own history,
- * and stores the proposal with that backtest. Adopt puts a version in force; rollback goes back
- * to the one before (or the shipped defaults). Both tell every instance to reload the policy.
+ * and stores the proposal with that backtest. A proposal's warnings (model-warnings.ts) are
+ * read from what is stored with it; adopt puts a version in force only when each of its
+ * warnings is confirmed, and keeps which; rollback goes back to the one before (or the shipped
+ * defaults). Both tell every instance to reload the policy.
  */
 import {
+  type AdoptModel,
   MIN_LABELS_PER_CLASS,
   type ModelMetrics,
-  type ModelRef,
+  type ModelWarning,
   RECENT_DAYS,
   type ScoreModels,
   type ScoreModelView,
-  ZModelMetrics,
-  ZModelRef,
+  ZAdoptModel,
 } from "../../../shared/schemas/score-models.ts";
-import { type Thresholds, type Weights, ZWeights } from "../../../shared/score/weights.ts";
+import type { Thresholds, Weights } from "../../../shared/score/weights.ts";
 import { DEFAULT_WEIGHTS } from "../../engine/default-weights.ts";
 import type { Policy } from "../../engine/types.ts";
 import { AppError } from "../../lib/app-error.ts";
@@ -29,7 +31,8 @@ import {
   weightChanges,
 } from "./model-backtest.ts";
 import type { FitJob } from "./model-fit.worker.ts";
-import type { ModelRow, ModelsRepository } from "./models.repository.ts";
+import { viewOf } from "./model-view.ts";
+import type { ModelsRepository } from "./models.repository.ts";
 import type { ScreeningKeyset, TrainingRepository } from "./training.repository.ts";
 import {
   createRowSet,
@@ -37,6 +40,7 @@ import {
   labelledSet,
   STRIPE_WINDOW_DAYS,
   stripeVerdicts,
+  topSource,
   type VerdictSource,
 } from "./training-set.ts";
 
@@ -71,13 +75,20 @@ export function createModelsService({ models, training, policy, onChange, now, r
       views.find((m) => m.status === "adopted") ?? viewOf(await models.adopted(accountId));
     return {
       in_force: adopted
-        ? { version: adopted.weights.version, model_id: adopted.id }
-        : { version: DEFAULT_WEIGHTS.version, model_id: null },
+        ? {
+            version: adopted.weights.version,
+            model_id: adopted.id,
+            confirmed_warnings: adopted.confirmed_warnings,
+          }
+        : { version: DEFAULT_WEIGHTS.version, model_id: null, confirmed_warnings: [] },
       models: views,
     };
   }
 
-  /** The account's labelled screenings with signal values, packed for the fit. */
+  /**
+   * The account's labelled screenings with signal values, packed for the fit; how many came
+   * from each kind of verdict, and the member or API key that gave the most.
+   */
   async function labelled(accountId: string) {
     const at = now();
     const [labels, reviews, charges] = await Promise.all([
@@ -89,6 +100,7 @@ export function createModelsService({ models, training, policy, onChange, now, r
     const { rows, capped } = labelledSet([...labels, ...reviews], stripe);
     const set = createRowSet();
     const from: Record<VerdictSource, number> = { labels: 0, reviews: 0, stripe: 0 };
+    const sources = new Map<string, number>();
     for (let i = 0; i < rows.length; i += PAGE) {
       const page = rows.slice(i, i + PAGE);
       const verdicts = new Map(page.map((r) => [r.id, r]));
@@ -97,9 +109,12 @@ export function createModelsService({ models, training, policy, onChange, now, r
         if (!verdict) continue;
         set.add(row, verdict.y);
         from[verdict.source] += 1;
+        if (verdict.by) sources.set(verdict.by, (sources.get(verdict.by) ?? 0) + 1);
       }
     }
-    return { set, from, capped };
+    const top = topSource(sources);
+    const name = top ? await training.sourceName(accountId, top.kind, top.id) : null;
+    return { set, from, capped, top: top && name !== null ? { ...top, name } : null };
   }
 
   /** The checkout screenings Stripe's charges could speak for (none without such charges). */
@@ -126,7 +141,10 @@ export function createModelsService({ models, training, policy, onChange, now, r
     return out;
   }
 
-  /** What both sets of weights do to the last RECENT_DAYS days of scored screenings. */
+  /**
+   * What both sets of weights do to the last RECENT_DAYS days of scored screenings, and how
+   * many of those the current weights block the proposed block too.
+   */
   async function recent(
     accountId: string,
     current: Weights,
@@ -136,12 +154,16 @@ export function createModelsService({ models, training, policy, onChange, now, r
     const since = new Date(now().getTime() - RECENT_DAYS * DAY_MS);
     const tally = { current: emptyOutcome(), proposed: emptyOutcome() };
     let screenings = 0;
+    let stillBlocked = 0;
     let keyset: ScreeningKeyset = null;
     for (;;) {
       const page = await training.recent(accountId, since, keyset, PAGE);
       for (const row of page.slice(0, MAX_RECENT - screenings)) {
-        count(tally.current, actionOf(row, current, thresholds));
-        count(tally.proposed, actionOf(row, proposed, thresholds));
+        const now = actionOf(row, current, thresholds);
+        const next = actionOf(row, proposed, thresholds);
+        count(tally.current, now);
+        count(tally.proposed, next);
+        if (now === "block" && next === "block") stillBlocked += 1;
         screenings += 1;
       }
       const last = page.at(-1);
@@ -151,6 +173,7 @@ export function createModelsService({ models, training, policy, onChange, now, r
           screenings,
           capped: screenings >= MAX_RECENT && !!last,
           ...tally,
+          still_blocked: stillBlocked,
         };
       }
       keyset = { createdAt: last.createdAt, id: last.id };
@@ -162,7 +185,7 @@ export function createModelsService({ models, training, policy, onChange, now, r
     const { score } = await policy.load(accountId);
     const prior = score?.weights ?? DEFAULT_WEIGHTS;
     const thresholds = score?.thresholds ?? {};
-    const { set, from, capped } = await labelled(accountId);
+    const { set, from, capped, top } = await labelled(accountId);
     if (set.fraud < MIN_LABELS_PER_CLASS || set.legitimate < MIN_LABELS_PER_CLASS) {
       throw new AppError(
         "BAD_REQUEST",
@@ -183,7 +206,7 @@ export function createModelsService({ models, training, policy, onChange, now, r
       options: { prior, thresholds, folds: FOLDS, meta: { version: "acct-next", fitted } },
     });
     const metrics: ModelMetrics = {
-      labels: { fraud: set.fraud, legitimate: set.legitimate, from, capped },
+      labels: { fraud: set.fraud, legitimate: set.legitimate, from, capped, top_source: top },
       compared_with: prior.version,
       thresholds,
       folds: FOLDS,
@@ -224,10 +247,23 @@ export function createModelsService({ models, training, policy, onChange, now, r
       }
     },
 
-    /** Puts a proposed (or retired) version in force; the one in force before is retired. */
-    async adopt(accountId: string, raw: ModelRef, by: string): Promise<ScoreModels> {
-      const { id } = ZModelRef.parse(raw);
-      const result = await models.adopt(accountId, id, by, now());
+    /**
+     * Puts a proposed (or retired) version in force; the one in force before is retired. A
+     * version with warnings needs each confirmed (`confirm` lists their codes), or a 400.
+     */
+    async adopt(accountId: string, raw: AdoptModel, by: string): Promise<ScoreModels> {
+      const { id, confirm = [] } = ZAdoptModel.parse(raw);
+      const target = await models.find(accountId, id);
+      if (!target) throw new AppError("NOT_FOUND", "No such weights version in this account.");
+      if (target.status === "adopted") {
+        throw new AppError("CONFLICT", `Version ${target.version} is already in force.`);
+      }
+      // A stored version never changes its weights or backtest: its warnings read now hold.
+      const warnings = viewOf(target)?.warnings ?? [];
+      const missing = warnings.filter((w) => !confirm.includes(w.code));
+      if (missing.length > 0) throw unconfirmed(missing);
+      const confirmed = warnings.map((w) => w.code);
+      const result = await models.adopt(accountId, id, by, now(), confirmed);
       if (result.outcome === "missing") {
         throw new AppError("NOT_FOUND", "No such weights version in this account.");
       }
@@ -265,23 +301,19 @@ export function createModelsService({ models, training, policy, onChange, now, r
   };
 }
 
-/** A stored version as the console shows it; null for one whose weights no longer parse. */
-function viewOf(row: ModelRow | null): ScoreModelView | null {
-  if (!row) return null;
-  const weights = ZWeights.safeParse(row.weights);
-  if (!weights.success) return null;
-  const metrics = ZModelMetrics.safeParse(row.metrics);
-  return {
-    id: row.id,
-    version: row.version,
-    status: row.status as ScoreModelView["status"],
-    weights: weights.data,
-    metrics: metrics.success ? metrics.data : null,
-    created_at: row.createdAt.toISOString(),
-    created_by: row.createdBy,
-    adopted_at: row.adoptedAt?.toISOString() ?? null,
-    adopted_by: row.adoptedBy,
-  };
+/** The 400 for an adopt that left warnings unconfirmed: each one named, under `confirm`. */
+function unconfirmed(missing: readonly ModelWarning[]): AppError {
+  const codes = missing.map((w) => w.code).join(", ");
+  return new AppError(
+    "BAD_REQUEST",
+    `confirm: each warning of this version must be confirmed to adopt it; not confirmed: ${codes}`,
+    {
+      issues: missing.map((w) => ({
+        path: "confirm",
+        message: `must include ${w.code}: ${w.message}`,
+      })),
+    },
+  );
 }
 
 export type ModelsService = ReturnType<typeof createModelsService>;

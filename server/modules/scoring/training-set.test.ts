@@ -8,6 +8,7 @@ import {
   labelledSet,
   type OwnWord,
   stripeVerdicts,
+  topSource,
   unpack,
 } from "./training-set.ts";
 
@@ -28,6 +29,7 @@ describe("stripeVerdicts", () => {
     card: null,
     created: unix(1),
     y: 1,
+    by: null,
     ...over,
   });
 
@@ -54,6 +56,19 @@ describe("stripeVerdicts", () => {
     if (expected !== null) expect(out[0]).toMatchObject({ id: "s1", source: "stripe" });
   });
 
+  it("keeps who labelled the charge that decided: the fraud one over a settled one", () => {
+    const out = stripeVerdicts(
+      [
+        charge({ card: "fp_1", y: 0, by: "member:u1" }),
+        charge({ email: "buyer@example.com", y: 1, by: "api_key:k1" }),
+        charge({ card: "fp_1", y: 0, by: null }),
+      ],
+      [screening],
+    );
+    expect(out).toMatchObject([{ y: 1, by: "api_key:k1" }]);
+    expect(stripeVerdicts([charge({ card: "fp_1", y: 0 })], [screening])[0]?.by).toBeNull();
+  });
+
   it("matches nothing for a screening without email or card", () => {
     expect(
       stripeVerdicts(
@@ -64,6 +79,33 @@ describe("stripeVerdicts", () => {
   });
 });
 
+describe("topSource: the member or API key that gave the most verdicts", () => {
+  it.each([
+    ["none", [], null],
+    ["Stripe's alone: no one", [null, null], null],
+    ["one key", ["api_key:k", "api_key:k", null], { kind: "api_key", id: "k", labels: 2 }],
+    [
+      "the larger of two",
+      ["member:u", "api_key:k", "member:u", "api_key:k", "member:u"],
+      { kind: "member", id: "u", labels: 3 },
+    ],
+    [
+      "a tie: the first to get there",
+      ["member:a", "member:b"],
+      { kind: "member", id: "a", labels: 1 },
+    ],
+    [
+      "an id with a colon in it",
+      ["api_key:API key 1a:2b"],
+      { kind: "api_key", id: "API key 1a:2b", labels: 1 },
+    ],
+  ] as const)("%s", (_name, keys, expected) => {
+    const tally = new Map<string, number>();
+    for (const key of keys) if (key) tally.set(key, (tally.get(key) ?? 0) + 1);
+    expect(topSource(tally)).toEqual(expected);
+  });
+});
+
 describe("labelledSet", () => {
   const word = (
     id: string,
@@ -71,12 +113,14 @@ describe("labelledSet", () => {
     atDays: number,
     y: 0 | 1,
     source: OwnWord["source"],
+    by: string | null = `member:${id}`,
   ): OwnWord => ({
     id,
     createdAt: at(days),
     at: at(atDays),
     y,
     source,
+    by,
   });
 
   it("keeps a screening's newest word, its own over Stripe's, newest screening first", () => {
@@ -88,14 +132,14 @@ describe("labelledSet", () => {
         word("b", 2, 4, 0, "reviews"), // …after it was approved: fraud
       ],
       [
-        { id: "b", createdAt: at(2), y: 0, source: "stripe" },
-        { id: "c", createdAt: at(0), y: 1, source: "stripe" },
+        { id: "b", createdAt: at(2), y: 0, source: "stripe", by: null },
+        { id: "c", createdAt: at(0), y: 1, source: "stripe", by: null },
       ],
     );
-    expect(rows.map((r) => [r.id, r.y, r.source])).toEqual([
-      ["b", 1, "labels"],
-      ["a", 0, "labels"],
-      ["c", 1, "stripe"],
+    expect(rows.map((r) => [r.id, r.y, r.source, r.by])).toEqual([
+      ["b", 1, "labels", "member:b"],
+      ["a", 0, "labels", "member:a"],
+      ["c", 1, "stripe", null],
     ]);
     expect(capped).toBe(false);
   });

@@ -11,6 +11,8 @@
  *    never refunded nor disputed, makes it legitimate. Fraud wins over legitimate. A charge
  *    disputed for another reason (product not received…) says nothing either way.
  * Only the newest MAX_TRAINING_ROWS labelled screenings are read, so a fit stays bounded.
+ * Each verdict keeps who gave it (a member or an API key; Stripe's own records are no one's),
+ * so a proposal can say when most of its labels came from one source.
  */
 import { SIGNAL_KEYS } from "../../engine/signals.ts";
 
@@ -23,15 +25,26 @@ export const FOLDS = 5;
 
 export type Verdict = 0 | 1;
 export type VerdictSource = "labels" | "reviews" | "stripe";
+/** Who gave a verdict: "member:<user id>" or "api_key:<key id>"; null for Stripe's own. */
+export type By = string | null;
 
 /** A screening's newest label, or its review decision. */
-export type OwnWord = { id: string; createdAt: Date; at: Date; y: Verdict; source: VerdictSource };
+export type OwnWord = {
+  id: string;
+  createdAt: Date;
+  at: Date;
+  y: Verdict;
+  source: VerdictSource;
+  by: By;
+};
 /** A charge Stripe's records judge (see the header); created in Unix seconds. */
 export type ChargeVerdict = {
   email: string | null;
   card: string | null;
   created: number;
   y: Verdict;
+  /** Who labelled the charge; null when Stripe's own records judge it. */
+  by: By;
 };
 /** A checkout screening's identities, to match charges with. */
 export type CheckoutRow = {
@@ -40,7 +53,7 @@ export type CheckoutRow = {
   email: string | null;
   card: string | null;
 };
-export type Labelled = { id: string; createdAt: Date; y: Verdict; source: VerdictSource };
+export type Labelled = { id: string; createdAt: Date; y: Verdict; source: VerdictSource; by: By };
 
 /** What the rules (not the score) did to a screening: "allow" when an allow-list entry decided it. */
 export type RuleAction = "block" | "review" | "allow" | null;
@@ -71,16 +84,18 @@ export function stripeVerdicts(
     const from = s.createdAt.getTime() / 1000;
     const until = from + STRIPE_WINDOW_DAYS * DAY_SECONDS;
     let y: Verdict | null = null;
+    let by: By = null;
     for (const list of [
       s.email ? byEmail.get(s.email.toLowerCase()) : undefined,
       s.card ? byCard.get(s.card) : undefined,
     ]) {
       for (const charge of list ?? []) {
-        if (charge.created < from || charge.created > until) continue;
-        y = y === 1 ? 1 : charge.y;
+        if (charge.created < from || charge.created > until || y === 1) continue;
+        y = charge.y;
+        by = charge.by;
       }
     }
-    if (y !== null) out.push({ id: s.id, createdAt: s.createdAt, y, source: "stripe" });
+    if (y !== null) out.push({ id: s.id, createdAt: s.createdAt, y, source: "stripe", by });
   }
   return out;
 }
@@ -99,15 +114,32 @@ export function labelledSet(
     const seen = newest.get(word.id);
     if (!seen || word.at > seen.at) newest.set(word.id, word);
   }
-  const rows: Labelled[] = [...newest.values()].map(({ id, createdAt, y, source }) => ({
+  const rows: Labelled[] = [...newest.values()].map(({ id, createdAt, y, source, by }) => ({
     id,
     createdAt,
     y,
     source,
+    by,
   }));
   for (const s of stripe) if (!newest.has(s.id)) rows.push(s);
   rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
   return { rows: rows.slice(0, cap), capped: rows.length > cap };
+}
+
+/**
+ * The member or API key that gave the most verdicts (`tally`: counts by `By` key), and how
+ * many; null when none did. Of equal counts, the first counted.
+ */
+export function topSource(
+  tally: ReadonlyMap<string, number>,
+): { kind: "member" | "api_key"; id: string; labels: number } | null {
+  let top: [string, number] | null = null;
+  for (const entry of tally) if (!top || entry[1] > top[1]) top = entry;
+  if (!top) return null;
+  const [key, labels] = top;
+  const at = key.indexOf(":");
+  const kind = key.slice(0, at) === "api_key" ? "api_key" : "member";
+  return { kind, id: key.slice(at + 1), labels };
 }
 
 /** A screening's fold: fixed by its id, so the same labels give the same folds. */

@@ -3,7 +3,10 @@
  * mean): the newest word on each screening (labels, review decisions), the charges Stripe's
  * records judge, checkout screenings to match them with, and screenings as a fit and a
  * backtest read them (signal values from the stored contributions, the rules' own action).
- * Every query is scoped by account; the long reads are keyset pages.
+ * Every query is scoped by account; the long reads are keyset pages. Each verdict comes with
+ * who gave it (training-set.ts `By`): a label's member or API key (Label.whoId, or its `who`
+ * for one stored before that was kept), a review's settler (its reviewedBy, an email or
+ * "API key 1a2b3c4d", read back to the member or the key).
  */
 import { Prisma, type PrismaClient } from "../../db/generated/client.ts";
 import type {
@@ -19,6 +22,12 @@ export type ScreeningKeyset = { createdAt: Date; id: string } | null;
 
 /** The charges read at most (newest first). */
 const MAX_CHARGES = 200_000;
+
+/** A label's source as a `By` key (training-set.ts): null for Stripe's. */
+const LABEL_BY = Prisma.sql`CASE "source"
+    WHEN 'person' THEN 'member:' || coalesce("whoId", "who")
+    WHEN 'api' THEN 'api_key:' || coalesce("whoId", "who")
+  END`;
 
 /**
  * A screening's signal values ({ signal: value }, from contributions other than the baseline)
@@ -56,10 +65,10 @@ export function createTrainingRepository(prisma: PrismaClient) {
     /** Each labelled screening's newest label. */
     async labels(accountId: string): Promise<OwnWord[]> {
       const rows = await prisma.$queryRaw<
-        { id: string; createdAt: Date; at: Date; label: string }[]
+        { id: string; createdAt: Date; at: Date; label: string; by: string | null }[]
       >`
-        SELECT l."subjectId" AS "id", s."createdAt", l."createdAt" AS "at", l."label"::text AS "label"
-        FROM (SELECT DISTINCT ON ("subjectId") "subjectId", "label", "createdAt"
+        SELECT l."subjectId" AS "id", s."createdAt", l."createdAt" AS "at", l."label"::text AS "label", l."by"
+        FROM (SELECT DISTINCT ON ("subjectId") "subjectId", "label", "createdAt", ${LABEL_BY} AS "by"
               FROM "Label"
               WHERE "accountId" = ${accountId} AND "subjectKind" = 'screening'
               ORDER BY "subjectId", "createdAt" DESC, "id" DESC) l
@@ -67,15 +76,29 @@ export function createTrainingRepository(prisma: PrismaClient) {
       return rows.map((r) => ({ ...r, y: r.label === "fraud" ? 1 : 0, source: "labels" }));
     },
 
-    /** Settled reviews (only screenings answered review are ever settled). */
+    /**
+     * Settled reviews (only screenings answered review are ever settled), each with its
+     * settler: the API key whose id starts as its "API key 1a2b3c4d" says, or the member with
+     * its email (either as written when neither is found).
+     */
     async reviews(accountId: string): Promise<OwnWord[]> {
       const rows = await prisma.$queryRaw<
-        { id: string; createdAt: Date; at: Date; status: string }[]
+        { id: string; createdAt: Date; at: Date; status: string; by: string | null }[]
       >`
-        SELECT "id", "createdAt", "reviewedAt" AS "at", "reviewStatus" AS "status"
-        FROM "Screening"
-        WHERE "accountId" = ${accountId} AND "decision" = 'review'
-          AND "reviewStatus" IS NOT NULL AND "reviewedAt" IS NOT NULL`;
+        SELECT s."id", s."createdAt", s."reviewedAt" AS "at", s."reviewStatus" AS "status",
+          CASE WHEN k."id" IS NOT NULL THEN 'api_key:' || k."id"
+               WHEN u."id" IS NOT NULL THEN 'member:' || u."id"
+               WHEN s."reviewedBy" LIKE 'API key %' THEN 'api_key:' || s."reviewedBy"
+               WHEN s."reviewedBy" IS NOT NULL THEN 'member:' || s."reviewedBy"
+          END AS "by"
+        FROM "Screening" s
+        LEFT JOIN LATERAL (
+          SELECT "id" FROM "ApiKey"
+          WHERE "accountId" = ${accountId} AND s."reviewedBy" = 'API key ' || left("id", 8)
+          LIMIT 1) k ON s."reviewedBy" LIKE 'API key %'
+        LEFT JOIN "User" u ON u."email" = s."reviewedBy"
+        WHERE s."accountId" = ${accountId} AND s."decision" = 'review'
+          AND s."reviewStatus" IS NOT NULL AND s."reviewedAt" IS NOT NULL`;
       return rows.map((r) => ({ ...r, y: r.status === "denied" ? 1 : 0, source: "reviews" }));
     },
 
@@ -86,12 +109,18 @@ export function createTrainingRepository(prisma: PrismaClient) {
      */
     async charges(accountId: string, settledBefore: number): Promise<ChargeVerdict[]> {
       const rows = await prisma.$queryRaw<
-        { email: string | null; card: string | null; created: number; label: string | null }[]
+        {
+          email: string | null;
+          card: string | null;
+          created: number;
+          label: string | null;
+          by: string | null;
+        }[]
       >`
-        SELECT t."email", t."cardFingerprint" AS "card", t."created", l."label"
+        SELECT t."email", t."cardFingerprint" AS "card", t."created", l."label", l."by"
         FROM "Transaction" t
         LEFT JOIN LATERAL (
-          SELECT "label"::text AS "label" FROM "Label"
+          SELECT "label"::text AS "label", ${LABEL_BY} AS "by" FROM "Label"
           WHERE "accountId" = ${accountId} AND "subjectKind" = 'charge' AND "subjectId" = t."chargeId"
           ORDER BY "createdAt" DESC, "id" DESC LIMIT 1) l ON true
         WHERE t."accountId" = ${accountId} AND NOT t."demo"
@@ -106,6 +135,7 @@ export function createTrainingRepository(prisma: PrismaClient) {
         card: r.card,
         created: Number(r.created),
         y: r.label === "fraud" ? 1 : 0,
+        by: r.by,
       }));
     },
 
@@ -124,6 +154,22 @@ export function createTrainingRepository(prisma: PrismaClient) {
           AND s."createdAt" >= ${from} AND s."createdAt" <= ${to} ${after(keyset)}
         ORDER BY s."createdAt" DESC, s."id" DESC
         LIMIT ${limit}`;
+    },
+
+    /**
+     * How a proposal names a source: a member by their email, an API key by its name and
+     * start; one stored by name only (a label older than Label.whoId) as it was written.
+     */
+    async sourceName(accountId: string, kind: "member" | "api_key", id: string): Promise<string> {
+      if (kind === "api_key") {
+        const key = await prisma.apiKey.findFirst({
+          where: { accountId, id },
+          select: { name: true, start: true },
+        });
+        return key ? `"${key.name}" (${key.start}…)` : id;
+      }
+      const user = await prisma.user.findUnique({ where: { id }, select: { email: true } });
+      return user?.email ?? id;
     },
 
     /** These screenings as a fit reads them (those stored before the score existed left out). */

@@ -5,7 +5,12 @@
  * console's procedures do.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { ZModelRef, ZScoreModels, ZScoreModelView } from "../../../shared/schemas/score-models.ts";
+import {
+  ZAdoptConfirmation,
+  ZModelRef,
+  ZScoreModels,
+  ZScoreModelView,
+} from "../../../shared/schemas/score-models.ts";
 import type { Services } from "../../services.ts";
 import { addRoutes, type Route, route } from "./route.ts";
 
@@ -42,14 +47,17 @@ export function scoreModelRouteTable(services: Services): Route[] {
       url: "/scoring/models/:id/adopt",
       tag: "scoring",
       summary:
-        "Put a proposed (or retired) version in force; the version in force before is retired",
+        "Put a proposed (or retired) version in force; the version in force before is retired. A version with warnings needs each one's code in `confirm` (a 400 names those missing)",
       op: "scoreModels.adopt",
       auth: "session",
       params: ZModelRef,
+      // No body at all: nothing confirmed (enough for a version without warnings).
+      body: ZAdoptConfirmation.nullish(),
       response: ZScoreModels,
       errors: [404, 409],
-      handler: ({ caller, params }, request) =>
-        models.adopt(caller.accountId, params, memberOf(request)),
+      examples: { body: { confirm: ["one_source"] } },
+      handler: ({ caller, params, body }, request) =>
+        models.adopt(caller.accountId, { ...params, ...body }, memberOf(request)),
     }),
     route({
       method: "POST",

@@ -13,7 +13,11 @@ export const labelsRouter = router({
     .input(ZLabelInput)
     .output(ZLabelView)
     .mutation(({ ctx, input }) =>
-      ctx.services.labels.add(ctx.user.accountId, input, { source: "person", who: ctx.user.email }),
+      ctx.services.labels.add(ctx.user.accountId, input, {
+        source: "person",
+        who: ctx.user.email,
+        whoId: ctx.user.id,
+      }),
     ),
 
   history: protectedProcedure

@@ -1,4 +1,8 @@
-import { ZModelRef, ZScoreModels, ZScoreModelView } from "../../../shared/schemas/score-models.ts";
+import {
+  ZAdoptModel,
+  ZScoreModels,
+  ZScoreModelView,
+} from "../../../shared/schemas/score-models.ts";
 import { protectedProcedure, router } from "./init.ts";
 
 /** The console: a merchant's own risk-score weights, proposed from its labels, adopted by a member. */
@@ -12,8 +16,9 @@ export const scoreModelsRouter = router({
     .output(ZScoreModelView)
     .mutation(({ ctx }) => ctx.services.scoreModels.propose(ctx.user.accountId, ctx.user.email)),
 
+  /** Each of the version's warnings must be in `confirm`. */
   adopt: protectedProcedure
-    .input(ZModelRef)
+    .input(ZAdoptModel)
     .output(ZScoreModels)
     .mutation(({ ctx, input }) =>
       ctx.services.scoreModels.adopt(ctx.user.accountId, input, ctx.user.email),

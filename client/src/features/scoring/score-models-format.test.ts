@@ -2,11 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { ModelMetrics } from "../../../../shared/schemas/score-models.ts";
 import {
   backtestRows,
+  confirmedText,
   labelsText,
   pointsText,
   share,
   signalName,
   thresholdsText,
+  warningsText,
 } from "./score-models-format.ts";
 
 const METRICS: ModelMetrics = {
@@ -98,5 +100,25 @@ describe("thresholdsText, signalName, pointsText", () => {
 
   it("names a signal in words", () => {
     expect(signalName("bot_user_agent")).toBe("bot user agent");
+  });
+});
+
+describe("warnings", () => {
+  it.each([
+    [1, "1 warning to confirm before adopting"],
+    [3, "3 warnings to confirm before adopting"],
+  ])("%i: %s", (count, text) => {
+    expect(warningsText(count)).toBe(text);
+  });
+
+  it.each([
+    [[], null],
+    [["one_source"], "confirmed: learnt mostly from one source"],
+    [
+      ["stops_blocking", "attack_signal_negative"],
+      "confirmed: stops blocking most of what is blocked today; counts signs of abuse against it",
+    ],
+  ] as const)("what an adopter confirmed: %j", (codes, text) => {
+    expect(confirmedText(codes)).toBe(text);
   });
 });

@@ -2,7 +2,7 @@
  * A proposal's backtest and weight changes as the Risk score page words them (score-models.tsx):
  * pure, so each sentence is table-tested.
  */
-import type { ModelMetrics } from "../../../../shared/schemas/score-models.ts";
+import type { ModelMetrics, WarningCode } from "../../../../shared/schemas/score-models.ts";
 import type { Thresholds } from "../../../../shared/score/weights.ts";
 
 const n = (value: number) => value.toLocaleString("en-US");
@@ -89,4 +89,30 @@ export function pointsText(points: number): string {
   if (points > 0) return `+${points.toFixed(1)}`;
   if (points < 0) return `−${(-points).toFixed(1)}`;
   return "0";
+}
+
+/** Each warning's heading, and what a member ticks to confirm it. */
+export const WARNING_TEXT: Record<WarningCode, { title: string; confirm: string }> = {
+  stops_blocking: {
+    title: "Stops blocking most of what is blocked today",
+    confirm: "I know the screenings these weights would let through were not abuse",
+  },
+  attack_signal_negative: {
+    title: "Counts signs of abuse against it",
+    confirm: "I know why these signs of abuse should lower the score here",
+  },
+  one_source: {
+    title: "Learnt mostly from one source",
+    confirm: "I trust the labels of this source",
+  },
+};
+
+/** "1 warning to confirm", "3 warnings to confirm". */
+export const warningsText = (count: number) =>
+  `${count} warning${count === 1 ? "" : "s"} to confirm before adopting`;
+
+/** What the history says an adopter confirmed: "confirmed: learnt mostly from one source". */
+export function confirmedText(codes: readonly WarningCode[]): string | null {
+  if (codes.length === 0) return null;
+  return `confirmed: ${codes.map((code) => WARNING_TEXT[code].title.toLowerCase()).join("; ")}`;
 }

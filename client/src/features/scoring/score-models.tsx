@@ -2,24 +2,29 @@
  * Weights fitted on this account's labels: which weights score screenings now, a button that
  * proposes new ones (a fit on the labels and a backtest on this account's history, nothing
  * adopted), the proposal's backtest against the weights in force and its biggest weight
- * changes, Adopt and Roll back each behind a confirmation, and every version so far.
+ * changes, its warnings (Adopt stays disabled until each one's box is ticked), Adopt and Roll
+ * back each behind a confirmation, and every version so far.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type {
   ScoreModels as Models,
   ScoreModelView,
+  WarningCode,
 } from "../../../../shared/schemas/score-models.ts";
 import { MIN_LABELS_PER_CLASS } from "../../../../shared/schemas/score-models.ts";
 import { LoadError } from "../../components/save-status.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import {
   backtestRows,
+  confirmedText,
   labelsText,
   pointsText,
   share,
   signalName,
   thresholdsText,
+  WARNING_TEXT,
+  warningsText,
 } from "./score-models-format.ts";
 import "./score-models.css";
 
@@ -109,12 +114,13 @@ export function ScoreModels() {
       )}
       {proposal && (
         <Proposal
+          key={proposal.id}
           model={proposal}
           inForce={inForce.version}
           confirming={typeof confirming === "object" && confirming?.adopt.id === proposal.id}
           adopting={adopt.isPending}
           onAdopt={() => setConfirming({ adopt: proposal })}
-          onConfirm={() => adopt.mutate({ id: proposal.id })}
+          onConfirm={(confirm) => adopt.mutate({ id: proposal.id, confirm })}
           onCancel={() => setConfirming(null)}
         />
       )}
@@ -129,7 +135,7 @@ type ProposalProps = {
   confirming: boolean;
   adopting: boolean;
   onAdopt: () => void;
-  onConfirm: () => void;
+  onConfirm: (confirm: WarningCode[]) => void;
   onCancel: () => void;
 };
 
@@ -144,6 +150,14 @@ function Proposal({
 }: ProposalProps) {
   const m = model.metrics;
   const thresholds = m ? thresholdsText(m.thresholds) : null;
+  const [ticked, setTicked] = useState<ReadonlySet<WarningCode>>(new Set());
+  const tick = (code: WarningCode, on: boolean) => {
+    const next = new Set(ticked);
+    if (on) next.add(code);
+    else next.delete(code);
+    setTicked(next);
+  };
+  const allTicked = model.warnings.every((w) => ticked.has(w.code));
   return (
     <div className="score-proposal" data-proposal={model.version}>
       <h3>
@@ -210,6 +224,17 @@ function Proposal({
           )}
         </>
       )}
+      {model.warnings.length > 0 && (
+        <div className="score-proposal-warnings" data-warnings>
+          <h4>{warningsText(model.warnings.length)}</h4>
+          {model.warnings.map((w) => (
+            <div key={w.code} className="score-proposal-warning" data-warning={w.code}>
+              <strong>{WARNING_TEXT[w.code].title}</strong>
+              <p>{w.message}</p>
+            </div>
+          ))}
+        </div>
+      )}
       {!confirming && (
         <button type="button" onClick={onAdopt}>
           Adopt version {model.version}…
@@ -221,10 +246,31 @@ function Proposal({
             Score every screening with version {model.version} from the next one on? You can roll
             back at any time.
           </p>
-          <button type="button" disabled={adopting} onClick={onConfirm}>
+          {model.warnings.map((w) => (
+            <label key={w.code} className="score-models-tick" data-confirm-warning={w.code}>
+              <input
+                type="checkbox"
+                checked={ticked.has(w.code)}
+                onChange={(event) => tick(w.code, event.target.checked)}
+              />
+              {WARNING_TEXT[w.code].confirm} ({WARNING_TEXT[w.code].title.toLowerCase()})
+            </label>
+          ))}
+          <button
+            type="button"
+            disabled={adopting || !allTicked}
+            onClick={() => onConfirm(model.warnings.map((w) => w.code))}
+          >
             Adopt
           </button>
-          <button type="button" className="secondary" onClick={onCancel}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              setTicked(new Set());
+              onCancel();
+            }}
+          >
             Cancel
           </button>
         </div>
@@ -258,6 +304,7 @@ function History({ models }: { models: ScoreModelView[] }) {
           const caught = m
             ? m.labelled.proposed.fraud.blocked + m.labelled.proposed.fraud.reviewed
             : null;
+          const confirmed = confirmedText(model.confirmed_warnings);
           return (
             <tr key={model.id} data-version={model.version} data-status={model.status}>
               <th scope="row">{model.weights.version}</th>
@@ -269,6 +316,7 @@ function History({ models }: { models: ScoreModelView[] }) {
               <td>
                 {when(model.adopted_at)}
                 {model.adopted_by && <small> by {model.adopted_by}</small>}
+                {confirmed && <small data-confirmed>, {confirmed}</small>}
               </td>
               <td>{m && caught !== null ? share(caught, m.labels.fraud) : "–"}</td>
             </tr>

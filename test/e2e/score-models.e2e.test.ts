@@ -2,8 +2,10 @@
  * Weights from a merchant's labels, as a merchant uses them in real Chromium: 50 fraud and 50
  * legitimate screenings labelled through the API; on the Risk score page the merchant proposes
  * new weights (a progress state while the fit runs), reads the backtest against the weights in
- * force and the biggest weight changes, adopts them behind a confirmation, sees them in force
- * (and the next screening scored with them), then rolls back to the defaults.
+ * force and the biggest weight changes, reads the proposal's warning (every label came from one
+ * API key), adopts them behind a confirmation whose Adopt stays disabled until the warning's
+ * box is ticked, sees them in force (and the next screening scored with them), then rolls back
+ * to the defaults.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -116,16 +118,31 @@ describe.each(DB_KINDS)("weights from labels in Chromium (%s)", (kind) => {
     expect(overflow).toBeLessThanOrEqual(0);
     await page.setViewportSize({ width: 1280, height: 800 });
 
+    // Every label came from the backend's one key: the proposal says so, beside its backtest.
+    const warning = proposal.locator('[data-warnings] [data-warning="one_source"]');
+    expect(await warning.innerText()).toMatch(
+      /^Learnt mostly from one source\n+100 of the 100 labelled screenings these weights learnt from \(100%\) were labelled by one API key, "backend" \(wdn_sk_/,
+    );
+
     await proposal.getByRole("button", { name: "Adopt version 1…" }).click();
     const confirm = proposal.locator("[data-confirm-adopt]");
     expect(await confirm.innerText()).toContain(
       "Score every screening with version 1 from the next one on?",
     );
-    await confirm.getByRole("button", { name: "Adopt", exact: true }).click();
+    // Adopt stays disabled until the warning's box is ticked.
+    const adopt = confirm.getByRole("button", { name: "Adopt", exact: true });
+    const tick = confirm.getByRole("checkbox", { name: /^I trust the labels of this source/ });
+    expect([await tick.isChecked(), await adopt.isDisabled()]).toEqual([false, true]);
+    await tick.check();
+    expect(await adopt.isDisabled()).toBe(false);
+    await adopt.click();
     await section.locator('[data-history] [data-version="1"][data-status="adopted"]').waitFor();
     expect(await inForce.innerText()).toMatch(
       /^Scoring with acct-1, fitted on your labels, adopted .+ by models-/,
     );
+    expect(
+      await section.locator('[data-history] [data-version="1"] [data-confirmed]').innerText(),
+    ).toBe(", confirmed: learnt mostly from one source");
     expect(await section.locator("[data-proposal]").count()).toBe(0);
     expect(await nextBotPoints(2)).toBeGreaterThan(before ?? 0);
 

@@ -191,7 +191,13 @@ export async function twoHours(
   });
   await postLabels(warden, merchant, labels, (done) => progress("labels", done, labels.length));
   const proposal = await merchant.api<ScoreModelView>("/api/scoring/proposals", { body: {} });
-  await merchant.api(`/api/scoring/models/${proposal.id}/adopt`, { method: "POST", body: {} });
+  // The simulated merchant knows its labels are honest: it confirms each warning (all of them
+  // came from its one backend key, so at least that one).
+  const confirm = proposal.warnings.map((w) => w.code);
+  await merchant.api(`/api/scoring/models/${proposal.id}/adopt`, {
+    method: "POST",
+    body: { confirm },
+  });
   const adopted = await merchant.api<ThresholdsView>("/api/scoring/thresholds");
 
   const played2 = await drive(

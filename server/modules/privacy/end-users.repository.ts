@@ -273,17 +273,24 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
       };
     },
 
-    /** The distinct stored emails at `domains` (any case): candidates for the same inbox. */
-    async emailsAt(accountId: string, domains: string[]) {
-      if (domains.length === 0) return [];
-      const at = Prisma.sql`lower(substr("email", strpos("email", '@') + 1)) = ANY(${folded(domains)})`;
+    /**
+     * Stored emails at `domains` (any case) whose lowercase form without dots starts with
+     * `prefix`: the few candidates for one inbox's spellings, for the caller to fold and check.
+     */
+    async emailsLike(accountId: string, domains: string[], prefix: string) {
+      if (domains.length === 0 || prefix === "") return [];
+      const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const candidate = (column: Prisma.Sql) => Prisma.sql`
+        lower(substr(${column}, strpos(${column}, '@') + 1)) = ANY(${folded(domains)})
+        AND replace(lower(${column}), '.', '') LIKE ${like}`;
       const rows = await prisma.$queryRaw<{ email: string }[]>`
-        SELECT "email" FROM "Screening" WHERE "accountId" = ${accountId} AND ${at}
-        UNION SELECT "email" FROM "Transaction" WHERE "accountId" = ${accountId} AND ${at}
+        SELECT "email" FROM "Screening"
+          WHERE "accountId" = ${accountId} AND ${candidate(Prisma.sql`"email"`)}
+        UNION SELECT "email" FROM "Transaction"
+          WHERE "accountId" = ${accountId} AND ${candidate(Prisma.sql`"email"`)}
         UNION SELECT "value" FROM "AllowEntry"
-          WHERE "accountId" = ${accountId} AND "kind" = 'email'
-            AND lower(substr("value", strpos("value", '@') + 1)) = ANY(${folded(domains)})
-        LIMIT 10000`;
+          WHERE "accountId" = ${accountId} AND "kind" = 'email' AND ${candidate(Prisma.sql`"value"`)}
+        LIMIT ${MAX_EXPANDED}`;
       return rows.map((row) => row.email);
     },
 

@@ -66,6 +66,10 @@ const SAME_INBOX_DOMAINS: Record<string, string[]> = {
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase();
 
+/** Whether the rules fold more than the case of addresses at `domain` (dots, +tags, -suffixes). */
+const foldsAt = (domain: string) =>
+  ["a.b+c", "a-b"].some((local) => normalizeEmail(`${local}@${domain}`) !== `${local}@${domain}`);
+
 /** What an erasure keeps, and why, as the console shows it before the merchant confirms. */
 export function keptSentences(counts: Counts, identityKinds: Record<string, number>): string[] {
   const kinds = Object.entries(identityKinds)
@@ -198,19 +202,32 @@ export function createEndUsersService({
 }: Deps) {
   const running = new Map<string, number>();
 
-  /** The stored spellings of `emails` that reach the same inbox (+tags, Gmail dots, case). */
+  /**
+   * The stored spellings of `emails` that reach the same inbox (+tags, Gmail dots, case). Only
+   * at a provider whose addresses the rules fold: elsewhere the fold is the case alone, which
+   * the match itself ignores.
+   */
   async function spellingsOf(accountId: string, emails: string[]) {
-    if (emails.length === 0) return [];
-    const inboxes = new Set(emails.map(normalizeEmail));
     const asked = folds(emails);
-    const domains = unique(emails.flatMap((e) => SAME_INBOX_DOMAINS[domainOf(e)] ?? [domainOf(e)]));
-    const seen = new Set<string>();
-    return (await repo.emailsAt(accountId, domains)).filter((stored) => {
-      const key = stored.toLowerCase();
-      if (asked.has(key) || seen.has(key) || !inboxes.has(normalizeEmail(stored))) return false;
-      seen.add(key);
-      return true;
-    });
+    const found: string[] = [];
+    for (const email of emails) {
+      const domain = domainOf(email);
+      if (!foldsAt(domain)) continue;
+      const inbox = normalizeEmail(email);
+      // Every spelling of the inbox, lowercased without dots, starts with its local part so.
+      const prefix = inbox.slice(0, inbox.lastIndexOf("@")).replaceAll(".", "");
+      for (const stored of await repo.emailsLike(
+        accountId,
+        SAME_INBOX_DOMAINS[domain] ?? [domain],
+        prefix,
+      )) {
+        const key = stored.toLowerCase();
+        if (asked.has(key) || normalizeEmail(stored) !== inbox) continue;
+        asked.add(key);
+        found.push(stored);
+      }
+    }
+    return found;
   }
 
   /** The values asked for, the spellings matched with them, and the widening offered. */

@@ -111,6 +111,7 @@ export const PERSONAL_COLUMNS: Record<string, Record<string, Classification>> = 
     metrics: CONFIG,
     createdBy: TEAM,
     adoptedBy: TEAM,
+    confirmedWarnings: ENUM,
   },
   ApiKey: { accountId: KEY, id: KEY, name: CONFIG, start: SEALED, keyHash: SEALED },
   Screening: {
@@ -167,6 +168,7 @@ export const PERSONAL_COLUMNS: Record<string, Record<string, Classification>> = 
     id: KEY,
     subjectId: KEY,
     who: TEAM,
+    whoId: KEY,
     note: p("labels on the person's screenings and charges: cleared"),
     sourceRef: KEY,
   },

@@ -502,6 +502,22 @@ describe.each(DB_KINDS)("teammates (%s)", (kind) => {
       data: { account_id: owner.accountId, role: "admin" },
     });
     expect(await accept(owners, byOwner.token)).toMatchObject({ ok: true });
+
+    // An invitation from an admin demoted before demotions revoked anything (written here as
+    // that code left it: the role changed, the invitation still pending) is refused when used.
+    // The former owner is an admin now, and invites once more.
+    const stale = await merchant("stale");
+    const fromStale = await invite(owner, stale.email, "analyst");
+    await t.prisma.membership.update({
+      where: { accountId_userId: { accountId: owner.accountId, userId: await userIdOf(owner) } },
+      data: { role: "viewer" },
+    });
+    expect(await accept(stale, fromStale.token)).toMatchObject(revoked);
+    expect(
+      await t.prisma.membership.count({
+        where: { accountId: owner.accountId, user: { email: stale.email } },
+      }),
+    ).toBe(0);
   });
 
   it("applies a new role from the next request: a viewer made analyst settles a review", async () => {

@@ -24,7 +24,7 @@ import { AppError } from "../../lib/app-error.ts";
 import type { Caller } from "../../lib/caller.ts";
 import { randomToken, sha256Hex } from "../../lib/tokens.ts";
 import type { Limit } from "../throttle/throttle.service.ts";
-import { refuseInvite } from "./team.rules.ts";
+import { invitesKept, refuseInvite } from "./team.rules.ts";
 import type { TeamDeps } from "./team.types.ts";
 import { accountName, locked, memberOf, refused } from "./team-steps.ts";
 
@@ -177,6 +177,8 @@ export function createInvitations({ repo, throttle, mailer, audit, publicUrl, no
               role: invite.role,
               sessionId,
               now: at,
+              invitedBy: invite.invitedBy,
+              inviterMay: (inviterRole) => invitesKept(inviterRole).includes(invite.role),
             })
           : "gone";
       if (outcome === "gone") {

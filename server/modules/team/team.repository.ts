@@ -194,9 +194,25 @@ export function createTeamRepository(prisma: PrismaClient) {
       role: Role;
       sessionId: string;
       now: Date;
+      /** Whether the inviter, in the role they hold now (null: gone), may still send it. */
+      inviterMay: (inviterRole: Role | null) => boolean;
+      invitedBy: string;
     }): Promise<"joined" | "gone" | "member"> {
       const { inviteId, accountId, userId, role, sessionId, now } = input;
       return prisma.$transaction(async (tx) => {
+        // An invitation sent by someone who has since lost the right to send it (removed or
+        // demoted before such changes revoked their invitations) is withdrawn, not honoured.
+        const inviter = await tx.membership.findUnique({
+          where: { accountId_userId: { accountId, userId: input.invitedBy } },
+          select: { role: true },
+        });
+        if (!input.inviterMay(inviter?.role ?? null)) {
+          await tx.invite.updateMany({
+            where: { id: inviteId, acceptedAt: null, revokedAt: null },
+            data: { revokedAt: now },
+          });
+          return "gone" as const;
+        }
         const { count } = await tx.invite.updateMany({
           where: { id: inviteId, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
           data: { acceptedAt: now },

@@ -55,23 +55,39 @@ const arr = (values: readonly string[]) => Prisma.sql`${[...values]}::text[]`;
 const folded = (emails: readonly string[]) =>
   Prisma.sql`ARRAY(SELECT lower(e) FROM unnest(${[...emails]}::text[]) AS e)`;
 
+/** `column` = ANY(values), or nothing when there are none (no row is read for it). */
+const anyOf = (column: Prisma.Sql, values: readonly string[]) =>
+  values.length === 0 ? [] : [Prisma.sql`${column} = ANY(${arr(values)})`];
+const anyEmail = (column: Prisma.Sql, emails: readonly string[]) =>
+  emails.length === 0 ? [] : [Prisma.sql`lower(${column}) = ANY(${folded(emails)})`];
+/** The parts joined by OR; FALSE when there are none. */
+const either = (parts: Prisma.Sql[]) =>
+  parts.length === 0 ? Prisma.sql`FALSE` : Prisma.sql`(${Prisma.join(parts, " OR ")})`;
+
+// Only the predicates of the kinds asked for are built: a JSON column is read row by row only
+// when a device or card was asked for.
 const screeningsOf = (accountId: string, v: PersonValues) => Prisma.sql`
-  "accountId" = ${accountId} AND (
-    lower("email") = ANY(${folded(v.emails)})
-    OR "userId" = ANY(${arr(v.userIds)})
-    OR "ip" = ANY(${arr(v.ips)})
-    OR "collectIp" = ANY(${arr(v.ips)})
-    OR "input"->>'device_id' = ANY(${arr(v.devices)})
-    OR "signals"->>'device_id' = ANY(${arr(v.devices)})
-    OR "input"->>'card_fingerprint' = ANY(${arr(v.cards)}))`;
+  "accountId" = ${accountId} AND ${either([
+    ...anyEmail(Prisma.sql`"email"`, v.emails),
+    ...anyOf(Prisma.sql`"userId"`, v.userIds),
+    ...anyOf(Prisma.sql`"ip"`, v.ips),
+    ...anyOf(Prisma.sql`"collectIp"`, v.ips),
+    ...anyOf(Prisma.sql`("input"->>'device_id')`, v.devices),
+    ...anyOf(Prisma.sql`("signals"->>'device_id')`, v.devices),
+    ...anyOf(Prisma.sql`("input"->>'card_fingerprint')`, v.cards),
+  ])}`;
 
 const chargesOf = (accountId: string, v: PersonValues) => Prisma.sql`
-  "accountId" = ${accountId} AND (
-    lower("email") = ANY(${folded(v.emails)}) OR "cardFingerprint" = ANY(${arr(v.cards)}))`;
+  "accountId" = ${accountId} AND ${either([
+    ...anyEmail(Prisma.sql`"email"`, v.emails),
+    ...anyOf(Prisma.sql`"cardFingerprint"`, v.cards),
+  ])}`;
 
 const tokensOf = (accountId: string, v: PersonValues) => Prisma.sql`
-  "accountId" = ${accountId} AND (
-    "collectIp" = ANY(${arr(v.ips)}) OR "signals"->>'device_id' = ANY(${arr(v.devices)}))`;
+  "accountId" = ${accountId} AND ${either([
+    ...anyOf(Prisma.sql`"collectIp"`, v.ips),
+    ...anyOf(Prisma.sql`("signals"->>'device_id')`, v.devices),
+  ])}`;
 
 const labelsOf = (accountId: string, found: Found) => Prisma.sql`
   "accountId" = ${accountId} AND (
@@ -91,15 +107,27 @@ function allowMatch(kind: Prisma.Sql, value: Prisma.Sql, v: PersonValues) {
 const allowEntriesOf = (accountId: string, v: PersonValues) =>
   Prisma.sql`"accountId" = ${accountId} AND ${allowMatch(Prisma.sql`"kind"::text`, Prisma.sql`"value"`, v)}`;
 
-/** Deliveries of events about the person's rows, or naming their user id or email. */
+/** A LIKE pattern for `value` as a whole JSON string inside a document kept as text. */
+const jsonStringLike = (value: string) =>
+  `%${JSON.stringify(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Deliveries of events about the person's rows, or naming their user id or email. A body is
+ * parsed only when its text holds one of the values as a JSON string (a cheap LIKE first).
+ */
 const deliveriesOf = (accountId: string, v: PersonValues, found: Found) => {
   const subjects = [...found.screenings, ...found.charges];
+  const exact = [...subjects, ...v.userIds].map(jsonStringLike);
+  const emails = v.emails.map(jsonStringLike);
+  if (exact.length === 0 && emails.length === 0) return Prisma.sql`FALSE`;
   const at = (path: string) => Prisma.sql`(b.j #>> ${`{${path}}`}::text[])`;
-  // Each body is parsed once (the lateral), and only the account's own.
+  // Each candidate body is parsed once (the lateral), and only the account's own.
   return Prisma.sql`"accountId" = ${accountId} AND "id" IN (
     SELECT d."id" FROM "WebhookDelivery" d CROSS JOIN LATERAL (SELECT d."body"::jsonb AS j) b
     WHERE d."accountId" = ${accountId}
-      AND d."eventType" <> ALL(${arr(DELIVERY_TYPES_ERASED_NEVER)}) AND (
+      AND d."eventType" <> ALL(${arr(DELIVERY_TYPES_ERASED_NEVER)})
+      AND (d."body" LIKE ANY(${arr(exact)}) OR lower(d."body") LIKE ANY(${folded(emails)}))
+      AND (
       ${at("data,screening,id")} = ANY(${arr(found.screenings)})
       OR ${at("data,review,screening_id")} = ANY(${arr(found.screenings)})
       OR ${at("data,review,charge_id")} = ANY(${arr(found.charges)})
@@ -122,9 +150,9 @@ const auditsOf = (accountId: string, asked: PersonValues, found: Found) => Prism
     OR ("action" = 'allowList.add' AND jsonb_typeof("after") = 'object'
       AND ${allowMatch(Prisma.sql`("after"->>'kind')`, Prisma.sql`("after"->>'value')`, asked)}))`;
 
-/** Other people's screenings that name the person as their referrer. */
+/** Other people's screenings that name the person as their referrer (none without a user id). */
 const referralsOf = (accountId: string, v: PersonValues, found: Found) => Prisma.sql`
-  "accountId" = ${accountId} AND "input"->>'referrer_user_id' = ANY(${arr(v.userIds)})
+  "accountId" = ${accountId} AND ${either(anyOf(Prisma.sql`("input"->>'referrer_user_id')`, v.userIds))}
   AND NOT ("id" = ANY(${arr(found.screenings)}))`;
 
 const limitOf = (limit: number | null) =>

@@ -436,12 +436,13 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
     },
 
     /**
-     * Erases the person in one transaction: their screenings' and charges' personal fields
-     * and the values in their text and JSON, the notes on their labels, their allow-list
-     * entries (by the values asked for) and collector tokens, the deliveries and audit
-     * events that recorded their values, and their user id where another person's screening
-     * named them as its referrer; stores the `end_user.erased` event. The counting
-     * identities stay. `claim` takes one of the account's erasure slots (or throws).
+     * Erases the person in one transaction (what to change is read before it): their
+     * screenings' and charges' personal fields and the values in their text and JSON, the
+     * notes on their labels, their allow-list entries (by the values asked for) and collector
+     * tokens, the deliveries and audit events that recorded their values, and their user id
+     * where another person's screening named them as its referrer; stores the
+     * `end_user.erased` event. The counting identities stay. Null when all of the account's
+     * `slots` erasure slots are taken (on any instance).
      */
     async erase(
       accountId: string,
@@ -455,18 +456,42 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
       staged: boolean;
     } | null> {
       const m = matcherOf(v);
+      // Found first, outside the transaction: on the embedded database a transaction holds
+      // the one connection, so every other request waits while it runs. What is read here does
+      // not change once written (a delivery's body, an audit event, a screening's input and
+      // reasons); the transaction then writes by primary key only.
+      const db = prisma as unknown as Db;
+      const found = await ids(db, accountId, v, null);
+      const deliveries = await db.$queryRaw<{ id: string; body: string }[]>`
+        SELECT "id", "body" FROM "WebhookDelivery" WHERE ${deliveriesOf(accountId, v, found)}`;
+      const audits = await db.$queryRaw<{ id: string; action: string; after: unknown }[]>`
+        SELECT "id", "action", "after" FROM "AuditEvent" WHERE ${auditsOf(accountId, asked, found)}`;
+      const referrals = await db.$queryRaw<Record<string, unknown>[]>`
+        SELECT "id", "input", "reasons", "monitored", "contributions" FROM "Screening"
+        WHERE ${referralsOf(accountId, v, found)}`;
+      const allowIds = (
+        await db.$queryRaw<{ id: string }[]>`
+          SELECT "id" FROM "AllowEntry" WHERE ${allowEntriesOf(accountId, asked)}`
+      ).map((row) => row.id);
+      const tokenIds = (
+        await db.$queryRaw<
+          { id: string }[]
+        >`SELECT "id" FROM "SignalToken" WHERE ${tokensOf(accountId, v)}`
+      ).map((row) => row.id);
+      const kinds = await identityKinds(db, accountId, found.screenings);
+      const bodies = deliveries.map((row) => ({
+        id: row.id,
+        body: JSON.stringify(scrubJson(JSON.parse(row.body), m).value),
+      }));
+      const afters = audits.map((row) => ({
+        id: row.id,
+        after: auditAfter(row.action, row.after),
+      }));
       const run = () =>
         prisma.$transaction(
           async (tx) => {
             if (!(await claimSlot(tx, accountId, slots))) return null;
             await tx.$queryRaw`SELECT set_config('warden.erasure', 'on', true)`;
-            const found = await ids(tx, accountId, v, null);
-            // What names the person is found before anything changes.
-            const deliveries = await tx.$queryRaw<{ id: string; body: string }[]>`
-              SELECT "id", "body" FROM "WebhookDelivery" WHERE ${deliveriesOf(accountId, v, found)}`;
-            const audits = await tx.$queryRaw<{ id: string; action: string; after: unknown }[]>`
-              SELECT "id", "action", "after" FROM "AuditEvent"
-              WHERE ${auditsOf(accountId, asked, found)}`;
             const labels = await tx.$executeRaw`
               UPDATE "Label" SET "note" = NULL WHERE ${labelsOf(accountId, found)}`;
             await eraseScreenings(tx, accountId, found.screenings, m);
@@ -492,27 +517,12 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
               );
             }
             const allowEntries = await tx.$executeRaw`
-              DELETE FROM "AllowEntry" WHERE ${allowEntriesOf(accountId, asked)}`;
-            const tokens =
-              await tx.$executeRaw`DELETE FROM "SignalToken" WHERE ${tokensOf(accountId, v)}`;
-            const bodies = deliveries.map((row) => {
-              const scrubbed = scrubJson(JSON.parse(row.body), m);
-              return { id: row.id, body: JSON.stringify(scrubbed.value) };
-            });
+              DELETE FROM "AllowEntry" WHERE "accountId" = ${accountId} AND "id" = ANY(${arr(allowIds)})`;
+            const tokens = await tx.$executeRaw`
+              DELETE FROM "SignalToken" WHERE "accountId" = ${accountId} AND "id" = ANY(${arr(tokenIds)})`;
             await updateRows(tx, "WebhookDelivery", "id", accountId, { body: "text" }, bodies);
-            await updateRows(
-              tx,
-              "AuditEvent",
-              "id",
-              accountId,
-              { after: "jsonb" },
-              audits.map((row) => ({ id: row.id, after: auditAfter(row.action, row.after) })),
-            );
-            const referrals = await tx.$queryRaw<Record<string, unknown>[]>`
-              SELECT "id", "input", "reasons", "monitored", "contributions" FROM "Screening"
-              WHERE ${referralsOf(accountId, v, found)}`;
+            await updateRows(tx, "AuditEvent", "id", accountId, { after: "jsonb" }, afters);
             await scrubColumns(tx, "Screening", accountId, referrals, m, REFERRAL_COLUMNS);
-            const kinds = await identityKinds(tx, accountId, found.screenings);
             const counts: Counts = {
               screenings: found.screenings.length,
               charges: found.charges.length,

@@ -32,7 +32,10 @@ describe("checkSelector", () => {
 
   it.each([
     [{}, { email: "give at least one of email, user_id, device_id, ip, card_fingerprint" }],
-    [{ email: "   " }, { email: "give at least one of email, user_id, device_id, ip, card_fingerprint" }],
+    [
+      { email: "   " },
+      { email: "give at least one of email, user_id, device_id, ip, card_fingerprint" },
+    ],
     [{ ip: "300.1.1.1" }, { ip: "must be an IPv4 or IPv6 address" }],
     [{ email: "not-an-email" }, { email: "must be an email address" }],
     [{ email: "a@b", user_id: "x".repeat(201) }, { user_id: "must be at most 200 characters" }],

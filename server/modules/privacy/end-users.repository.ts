@@ -112,31 +112,50 @@ const jsonStringLike = (value: string) =>
   `%${JSON.stringify(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * Deliveries of events about the person's rows, or naming their user id or email. A body is
- * parsed only when its text holds one of the values as a JSON string (a cheap LIKE first).
+ * The account's deliveries whose body holds one of the person's ids or values as a JSON
+ * string: the candidates, read with a LIKE (no body is parsed in the database). Emails in
+ * bodies are stored lowercased (a charge's email), as the patterns are.
  */
-const deliveriesOf = (accountId: string, v: PersonValues, found: Found) => {
-  const subjects = [...found.screenings, ...found.charges];
-  const exact = [...subjects, ...v.userIds].map(jsonStringLike);
-  const emails = v.emails.map(jsonStringLike);
-  if (exact.length === 0 && emails.length === 0) return Prisma.sql`FALSE`;
-  const at = (path: string) => Prisma.sql`(b.j #>> ${`{${path}}`}::text[])`;
-  // Each candidate body is parsed once (the lateral), and only the account's own.
-  return Prisma.sql`"accountId" = ${accountId} AND "id" IN (
-    SELECT d."id" FROM "WebhookDelivery" d CROSS JOIN LATERAL (SELECT d."body"::jsonb AS j) b
-    WHERE d."accountId" = ${accountId}
-      AND d."eventType" <> ALL(${arr(DELIVERY_TYPES_ERASED_NEVER)})
-      AND (d."body" LIKE ANY(${arr(exact)}) OR lower(d."body") LIKE ANY(${folded(emails)}))
-      AND (
-      ${at("data,screening,id")} = ANY(${arr(found.screenings)})
-      OR ${at("data,review,screening_id")} = ANY(${arr(found.screenings)})
-      OR ${at("data,review,charge_id")} = ANY(${arr(found.charges)})
-      OR ${at("data,label,subject_id")} = ANY(${arr(subjects)})
-      OR ${at("data,charge,id")} = ANY(${arr(found.charges)})
-      OR ${at("data,screening,user_id")} = ANY(${arr(v.userIds)})
-      OR ${at("data,review,user_id")} = ANY(${arr(v.userIds)})
-      OR lower(${at("data,review,email")}) = ANY(${folded(v.emails)})))`;
+const deliveryCandidates = (accountId: string, v: PersonValues, found: Found) => {
+  const values = [...found.screenings, ...found.charges, ...v.userIds];
+  const patterns = [...values, ...v.emails.map((email) => email.toLowerCase())].map(jsonStringLike);
+  if (patterns.length === 0) return Prisma.sql`FALSE`;
+  return Prisma.sql`"accountId" = ${accountId}
+    AND "eventType" <> ALL(${arr(DELIVERY_TYPES_ERASED_NEVER)})
+    AND "body" LIKE ANY(${arr(patterns)})`;
 };
+
+/** Whether a delivery's event is about the person's rows, or names their user id or email. */
+export function deliveryIsAbout(body: string, v: PersonValues, found: Found): boolean {
+  let event: { data?: Record<string, Record<string, unknown> | undefined> };
+  try {
+    event = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  const data = event.data ?? {};
+  const screenings = new Set(found.screenings);
+  const charges = new Set(found.charges);
+  const users = new Set(v.userIds);
+  const emails = new Set(v.emails.map((email) => email.toLowerCase()));
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
+  const is = (set: Set<string>, value: unknown) => {
+    const t = text(value);
+    return t !== null && set.has(t);
+  };
+  const { screening, review, label, charge } = data;
+  return (
+    is(screenings, screening?.id) ||
+    is(users, screening?.user_id) ||
+    is(screenings, review?.screening_id) ||
+    is(charges, review?.charge_id) ||
+    is(users, review?.user_id) ||
+    emails.has(text(review?.email)?.toLowerCase() ?? "") ||
+    is(screenings, label?.subject_id) ||
+    is(charges, label?.subject_id) ||
+    is(charges, charge?.id)
+  );
+}
 
 /**
  * Audit events that recorded the person's values as values: an allow-list entry naming them
@@ -223,14 +242,25 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
     if (screenings.length === 0) return {};
     // Found through the time they share with their screening ("at" is indexed; the screening
     // id is not): a scan of the account's identities would read hundreds of thousands of rows.
+    const times = (
+      await db.$queryRaw<{ t: string }[]>`
+        SELECT DISTINCT to_char("createdAt", 'YYYY-MM-DD HH24:MI:SS.MS') AS "t" FROM "Screening"
+        WHERE "accountId" = ${accountId} AND "id" = ANY(${arr(screenings)})`
+    ).map((row) => row.t);
     const rows = await db.$queryRaw<{ kind: string; n: number }[]>`
-      SELECT i."kind", count(*)::int AS "n"
-      FROM "Screening" s
-      JOIN "ScreeningIdentity" i
-        ON i."at" = s."createdAt" AND i."screeningId" = s."id" AND i."accountId" = s."accountId"
-      WHERE s."accountId" = ${accountId} AND s."id" = ANY(${arr(screenings)})
-      GROUP BY i."kind" ORDER BY i."kind"`;
+      SELECT "kind", count(*)::int AS "n" FROM "ScreeningIdentity"
+      WHERE "at" = ANY(${arr(times)}::timestamp(3)[]) AND "accountId" = ${accountId}
+        AND "screeningId" = ANY(${arr(screenings)})
+      GROUP BY "kind" ORDER BY "kind"`;
     return Object.fromEntries(rows.map((row) => [row.kind, row.n]));
+  }
+
+  /** The deliveries about the person (deliveryIsAbout), newest first, with their bodies. */
+  async function deliveriesAbout(db: Db, accountId: string, v: PersonValues, found: Found) {
+    const rows = await db.$queryRaw<{ id: string; body: string }[]>`
+      SELECT "id", "body" FROM "WebhookDelivery" WHERE ${deliveryCandidates(accountId, v, found)}
+      ORDER BY "createdAt" DESC`;
+    return rows.filter((row) => deliveryIsAbout(row.body, v, found));
   }
 
   const sum = (kinds: Record<string, number>) =>
@@ -357,7 +387,7 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
       const labels = await count(db, "Label", labelsOf(accountId, found));
       const allowEntries = await count(db, "AllowEntry", allowEntriesOf(accountId, asked));
       const tokens = await count(db, "SignalToken", tokensOf(accountId, v));
-      const deliveries = await count(db, "WebhookDelivery", deliveriesOf(accountId, v, found));
+      const deliveries = (await deliveriesAbout(db, accountId, v, found)).length;
       const audits = await count(db, "AuditEvent", auditsOf(accountId, asked, found));
       const kinds = await identityKinds(db, accountId, found.screenings);
       const counts: Counts = {
@@ -386,11 +416,9 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
       const labels = await idsOf("Label", labelsOf(accountId, found), "createdAt");
       const allowEntries = await idsOf("AllowEntry", allowEntriesOf(accountId, asked), "createdAt");
       const tokens = await idsOf("SignalToken", tokensOf(accountId, v), "createdAt");
-      const deliveries = await idsOf(
-        "WebhookDelivery",
-        deliveriesOf(accountId, v, found),
-        "createdAt",
-      );
+      const deliveries = (await deliveriesAbout(db, accountId, v, found))
+        .slice(0, limit)
+        .map((row) => row.id);
       const audits = await idsOf("AuditEvent", auditsOf(accountId, asked, found), "at");
       const [screenings, charges, labelRows, allowRows, tokenRows, deliveryRows, auditRows] =
         await Promise.all([
@@ -462,8 +490,7 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
       // reasons); the transaction then writes by primary key only.
       const db = prisma as unknown as Db;
       const found = await ids(db, accountId, v, null);
-      const deliveries = await db.$queryRaw<{ id: string; body: string }[]>`
-        SELECT "id", "body" FROM "WebhookDelivery" WHERE ${deliveriesOf(accountId, v, found)}`;
+      const deliveries = await deliveriesAbout(db, accountId, v, found);
       const audits = await db.$queryRaw<{ id: string; action: string; after: unknown }[]>`
         SELECT "id", "action", "after" FROM "AuditEvent" WHERE ${auditsOf(accountId, asked, found)}`;
       const referrals = await db.$queryRaw<Record<string, unknown>[]>`

@@ -41,7 +41,7 @@ export const NOTE_ACTIONS = [
   "labels.add",
   "labelsApi.create",
 ];
-/** Decision webhook events that are about one screening, review, label or charge. */
+/** Decision webhook events an erasure never edits: earlier erasures' own (ids and counts). */
 const DELIVERY_TYPES_ERASED_NEVER = ["end_user.erased"];
 
 /** Rows read and written per statement: no statement holds the database for long. */

@@ -232,10 +232,12 @@ function Reach(props: {
             name="widen"
             checked={widened}
             onChange={(event) => props.onAsk({ ...props.selector, widen: event.target.checked })}
-          />{" "}
-          Also include what this person's screenings carried beside it:{" "}
-          <code>{[...widening.emails, ...widening.user_ids].join(", ")}</code>. Anyone can sign up
-          with someone else's email, so tick this only if you know these are the same person.
+          />
+          <span>
+            Also include what this person's screenings carried beside it:{" "}
+            <code>{[...widening.emails, ...widening.user_ids].join(", ")}</code>. Anyone can sign up
+            with someone else's email, so tick this only if you know these are the same person.
+          </span>
         </label>
       )}
       {(offered.devices.length > 0 || offered.cards.length > 0) && (

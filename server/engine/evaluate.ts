@@ -74,21 +74,25 @@ export function evaluate(subject: Subject, policy: Policy, features: Features): 
   let score = subject.kind === "charge" ? subject.riskScore : null;
   let contributions: Contribution[] | undefined;
   if (subject.kind === "event" && policy.score) {
+    const threshold = policy.score.thresholds[subject.type];
     const scored = scoreOf(
       subject.type,
       signalsOf(subject, policy, features),
       policy.score.weights,
+      threshold,
     );
     score = scored.score;
     contributions = scored.contributions;
-    const threshold = policy.score.thresholds[subject.type];
-    const action = scoreAction(scored.score, threshold);
+    const action = scoreAction(scored.score, threshold, scored.families.length);
     if (action && threshold) {
       const limit = (action === "block" ? threshold.block : threshold.review) as number;
+      const held = scored.held
+        ? `; held at review: evidence from ${scored.families.length === 1 ? `one family only (${scored.families[0]})` : "no family"}, a block needs two`
+        : "";
       reasons.push({
         rule: "risk_score",
         action,
-        message: `risk score ${scored.score} is at or above the ${action} threshold ${limit} for a ${subject.type} (${topSignals(contributions)})`,
+        message: `risk score ${scored.score} is at or above the ${action} threshold ${limit} for a ${subject.type} (${topSignals(contributions)})${held}`,
         observed: scored.score,
         limit,
       });
@@ -118,7 +122,7 @@ export function evaluate(subject: Subject, policy: Policy, features: Features): 
 /** "+22 linked to 6 accounts…, +18 account 3 min old": the three largest additions. */
 function topSignals(contributions: readonly Contribution[]): string {
   return contributions
-    .filter((c) => c.signal !== "baseline" && c.points > 0)
+    .filter((c) => c.value !== undefined && c.points > 0)
     .slice(0, 3)
     .map((c) => `+${c.points} ${c.detail}`)
     .join(", ");

@@ -104,3 +104,111 @@ describe("scoreAction", () => {
     expect(scoreAction(score, threshold)).toBe(action);
   });
 });
+
+describe("no single kind of evidence blocks", () => {
+  // Baseline 7 for a signup; review at 40, block at 60.
+  const guarded: Weights = {
+    ...weights,
+    weights: {
+      account_new: 2,
+      device_new: 2,
+      domain_signups: 3,
+      random_email: 1,
+      hosting_network: 2.5,
+      fast_submit: 0.1,
+      relay_network: -2,
+    },
+    thresholds: { signup: { review: 40, block: 60 } },
+  };
+  const sumOf = (contributions: { points: number }[]) =>
+    contributions.reduce((sum, c) => sum + c.points, 0);
+
+  it("one family's points stop at review, and a block is held there: the answer says why", () => {
+    const scored = scoreOf(
+      "signup",
+      [signal("domain_signups", 4, "19 others with acme.io"), signal("random_email", 1)],
+      guarded,
+    );
+    // 173 + 14 points of email evidence, capped at 40 - 7 = 33.
+    expect(scored.score).toBe(40);
+    expect(scored.families).toEqual(["email"]);
+    expect(scored.held).toBe(false);
+    expect(scored.contributions.at(-1)).toMatchObject({ signal: "cap_email", points: 33 - 187 });
+    expect(sumOf(scored.contributions)).toBe(scored.score);
+    expect(scoreAction(scored.score, guarded.thresholds.signup, scored.families.length)).toBe(
+      "review",
+    );
+  });
+
+  it("what every newcomer carries moves a score below review, never to it", () => {
+    const scored = scoreOf(
+      "signup",
+      [signal("account_new", 1), signal("device_new", 1)],
+      guarded,
+    );
+    // 29 + 29 points of context, capped at 40 - 1 - 7 = 32.
+    expect(scored.score).toBe(39);
+    expect(scored.families).toEqual([]);
+    expect(scoreAction(scored.score, guarded.thresholds.signup, 0)).toBeNull();
+  });
+
+  it("context beside one family passes block only to be held at review", () => {
+    const scored = scoreOf(
+      "signup",
+      [signal("account_new", 1), signal("device_new", 1), signal("domain_signups", 4)],
+      guarded,
+    );
+    expect(scored.held).toBe(true);
+    expect(scored.score).toBe(59);
+    expect(scored.contributions.at(-1)).toMatchObject({
+      signal: "held_at_review",
+      detail: "held at review: evidence from one family only (email)",
+    });
+    expect(sumOf(scored.contributions)).toBe(59);
+    expect(scoreAction(scored.score, guarded.thresholds.signup, scored.families.length)).toBe(
+      "review",
+    );
+  });
+
+  it("two families of evidence block", () => {
+    const scored = scoreOf(
+      "signup",
+      [signal("domain_signups", 2), signal("hosting_network", 1), signal("account_new", 1)],
+      guarded,
+    );
+    expect(scored.families).toEqual(["network", "email"]);
+    expect(scored.held).toBe(false);
+    expect(scored.score).toBeGreaterThanOrEqual(60);
+    expect(scoreAction(scored.score, guarded.thresholds.signup, scored.families.length)).toBe(
+      "block",
+    );
+  });
+
+  it("a hint of evidence (under EVIDENCE_POINTS) and a family that nets negative are not a second kind", () => {
+    const scored = scoreOf(
+      "signup",
+      [
+        signal("domain_signups", 4),
+        signal("fast_submit", 1),
+        signal("hosting_network", 1),
+        signal("relay_network", 1.5),
+        signal("account_new", 1),
+        signal("device_new", 1),
+      ],
+      guarded,
+    );
+    expect(scored.families).toEqual(["email"]);
+    expect(scored.held).toBe(true);
+  });
+
+  it("without a threshold nothing is capped or held: the score is shown, never acts", () => {
+    const scored = scoreOf("signup", [signal("domain_signups", 4)], { ...guarded, thresholds: {} });
+    expect(scored.score).toBe(100);
+    expect(scored.held).toBe(false);
+  });
+
+  it("scoreAction holds a block at review on fewer than two families, whatever the score", () => {
+    expect(scoreAction(100, { review: 40, block: 60 }, 1)).toBe("review");
+    expect(scoreAction(100, { review: 40, block: 60 }, 2)).toBe("block");
+  });
+});

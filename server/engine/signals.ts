@@ -70,6 +70,77 @@ export const SIGNAL_KEYS = [
 ] as const;
 export type SignalKey = (typeof SIGNAL_KEYS)[number];
 
+/**
+ * The kinds of evidence a signal belongs to (decision 030). A block by the score needs points
+ * from two families: one kind of evidence alone, however strong, is one assumption about
+ * attackers, and honest crowds break any one assumption (a company's team on its new domain, a
+ * VPN provider's users on its network). `context` is what every newcomer carries on a new site
+ * (a new account, a new device, a domain first seen): it moves a score below review, never
+ * toward a block.
+ */
+export const FAMILIES = [
+  "identity",
+  "network",
+  "email",
+  "device",
+  "behaviour",
+  "history",
+] as const;
+export type Family = (typeof FAMILIES)[number];
+
+export const SIGNAL_FAMILY: Readonly<Record<SignalKey, Family | "context">> = {
+  account_new: "context",
+  account_young: "context",
+  returning_account: "context",
+  device_new: "context",
+  new_email_domain: "context",
+  // Identity reuse and links: one person behind several accounts.
+  linked_last_hour: "identity",
+  linked_last_day: "identity",
+  phone_accounts: "identity",
+  signups_device: "identity",
+  accounts_on_device: "identity",
+  accounts_on_card: "identity",
+  prior_trials: "identity",
+  promo_reused: "identity",
+  referrer_shares: "identity",
+  cards_last_hour: "identity",
+  // Where the event came from, and whether the browser agrees with it.
+  hosting_network: "network",
+  relay_network: "network",
+  unknown_network: "network",
+  signups_ip: "network",
+  signups_subnet: "network",
+  signups_network: "network",
+  timezone_mismatch: "network",
+  // The address.
+  disposable_email: "email",
+  email_typo: "email",
+  random_email: "email",
+  relay_email: "email",
+  domain_signups: "email",
+  // The software that sent it.
+  no_browser: "device",
+  webdriver: "device",
+  bot_user_agent: "device",
+  request_inconsistent: "device",
+  referrer_mismatch: "device",
+  // How and how fast it was done.
+  no_input_events: "behaviour",
+  even_typing: "behaviour",
+  fast_submit: "behaviour",
+  linked_even_pace: "behaviour",
+  requests_per_minute: "behaviour",
+  promo_burst: "behaviour",
+  promo_same_source: "behaviour",
+  referrals_to_referrer: "behaviour",
+  // What happened before: labels, blocks, refunds, disputes, a referrer with no past.
+  linked_bad: "history",
+  refunds: "history",
+  disputes: "history",
+  referrer_young: "history",
+};
+
 /** One signal as measured on one event: its value (0: nothing to say) and what it saw. */
 export type Signal = { signal: SignalKey; value: number; detail: string };
 

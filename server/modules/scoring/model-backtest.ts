@@ -47,8 +47,9 @@ export function actionOf(
   const signals = Object.entries(row.x).map(
     ([signal, value]): Signal => ({ signal: signal as SignalKey, value, detail: "" }),
   );
-  const { score } = scoreOf(row.type as never, signals, weights);
-  const byScore = scoreAction(score, thresholds[row.type as keyof Thresholds]);
+  const threshold = thresholds[row.type as keyof Thresholds];
+  const { score, families } = scoreOf(row.type as never, signals, weights, threshold);
+  const byScore = scoreAction(score, threshold, families.length);
   if (row.rule === "block" || byScore === "block") return "block";
   if (row.rule === "review" || byScore === "review") return "review";
   return null;

@@ -3,7 +3,10 @@
  * own reasons (pure: the repository counts the screenings by type, score, what the rules said
  * and label; this tallies the counts). A screening's decision under a set of thresholds is
  * the rules' own action combined with the threshold's: block wins over review, review over
- * allow, as the engine combines them; one an allow-list entry decided stays allowed.
+ * allow, as the engine combines them; one an allow-list entry decided stays allowed. The
+ * stored score was capped and held under the thresholds of its day (score.ts): a preview of
+ * lower thresholds reads it as it is, so a score held at review on one family of evidence may
+ * show as blocked here where the engine would hold it again; the preview errs toward blocks.
  */
 
 import type {

@@ -22,6 +22,8 @@ export const IDENTITY_KINDS = [
   "network",
   "domain",
   "domainNet",
+  "domainMadeUp",
+  "domainMadeUpNet",
 ] as const;
 export type IdentityKind = (typeof IDENTITY_KINDS)[number];
 

@@ -176,14 +176,14 @@ describe("signalsOf", () => {
     expect(byKey(signalsOf(subject, policy(), on(features)))).toEqual(expected);
   });
 
-  it("a signup with a domain first seen this hour, with others from other networks", () => {
+  it("a made-up address at a domain first seen this hour, with others like it from other networks", () => {
     const signals = signalsOf(
-      event({ email: "kim@fresh-inbox.io", browser }),
+      event({ email: "kim4821@fresh-inbox.io", browser }),
       policy(),
       on({
         counts: counts({
-          domainSignups30Days: { domain: 3 },
-          domainSignupsLastHour: { domain: 3, domainNet: 0 },
+          domainSignups30Days: { domain: 5 },
+          domainSignupsLastHour: { domain: 5, domainNet: 0, domainMadeUp: 3, domainMadeUpNet: 0 },
         }),
       }),
     );
@@ -192,6 +192,22 @@ describe("signalsOf", () => {
       domain_signups: 2,
       returning_account: 1,
     });
+  });
+
+  it("a person's address at a company's new domain is context, never counted as a farm", () => {
+    for (const email of ["kim.lee@acme.io", "klee@acme.io", "kim@acme.io", "kim.lee+warden@acme.io"]) {
+      const signals = signalsOf(
+        event({ email, browser }),
+        policy(),
+        on({
+          counts: counts({
+            domainSignups30Days: { domain: 19 },
+            domainSignupsLastHour: { domain: 19, domainNet: 1, domainMadeUp: 0, domainMadeUpNet: 0 },
+          }),
+        }),
+      );
+      expect(byKey(signals)).toEqual({ new_email_domain: 1, returning_account: 1 });
+    }
   });
 
   it("a big mailbox provider is never a new domain", () => {

@@ -7,7 +7,7 @@
  */
 import { RELAY_EMAIL_DOMAINS } from "../../shared/catalog/email-providers.ts";
 import { DAY, HOUR, MINUTE } from "./counting.ts";
-import { emailDomain } from "./email-domain.ts";
+import { emailDomain, looksLikeAPerson } from "./email-domain.ts";
 import { MAILBOX_PROVIDERS, typoOf } from "./email-typo.ts";
 import { LINK_WINDOW, regularity } from "./links.ts";
 import { requestInconsistency } from "./request-consistency.ts";
@@ -17,6 +17,7 @@ import {
   PERSON_POINTER_EVENTS,
   TYPED_KEYS,
 } from "./rules/entropy.ts";
+import { madeUpElsewhere } from "./rules/email.ts";
 import { throughText } from "./rules/farming.ts";
 import { RELAY_NETWORKS } from "./rules/timezone-mismatch.ts";
 import type { EventSubject, Features, Policy } from "./types.ts";
@@ -313,12 +314,19 @@ export function signalsOf(subject: EventSubject, policy: Policy, features: Featu
       const hour = c("domainSignupsLastHour", "domain");
       if (month <= hour && !features.disposableDomains.has(domain) && !typoOf(domain)) {
         add("new_email_domain", 1, `${domain} first seen on this site this hour`);
-        const elsewhere = hour - c("domainSignupsLastHour", "domainNet");
-        add(
-          "domain_signups",
-          logCount(elsewhere),
-          `${elsewhere} other signup${elsewhere === 1 ? "" : "s"} with ${domain} this hour from other networks`,
-        );
+        // Only made-up addresses count (decision 030): a company's people are not a farm.
+        const randomness = features.emailRandomness?.random ?? false;
+        if (!looksLikeAPerson(subject.email, randomness)) {
+          const elsewhere = madeUpElsewhere({
+            domainMadeUp: c("domainSignupsLastHour", "domainMadeUp"),
+            domainMadeUpNet: c("domainSignupsLastHour", "domainMadeUpNet"),
+          });
+          add(
+            "domain_signups",
+            logCount(elsewhere, 3),
+            `${elsewhere} other signup${elsewhere === 1 ? "" : "s"} with made-up addresses at ${domain} this hour from other networks`,
+          );
+        }
       }
     }
     const randomness = features.emailRandomness;

@@ -286,8 +286,20 @@ const SCENARIOS: Scenario[] = [
     expect: {
       decision: "review",
       message:
-        /^3rd signup this hour with inbox7f3a\.xyz, a domain new to this site, from different networks \(limit 2\)$/,
+        /^3rd signup this hour with a made-up address at inbox7f3a\.xyz, a domain new to this site, from different networks \(limit 2\)$/,
     },
+  },
+  {
+    name: "rule_email: a company's remote team on its new domain, each from home: not a farm",
+    rules: ["rule_email"],
+    before: ["ana.silva", "bjones", "chen.wei", "dmitri", "e.okafor+warden"].map((local, n) => ({
+      type: "signup",
+      user_id: `rt${n}`,
+      email: `${local}@brightloop.io`,
+      ip: `73.${n + 10}.2.3`,
+    })),
+    event: { type: "signup", user_id: "rt6", email: "f.moreau@brightloop.io", ip: "73.20.2.3" },
+    expect: { decision: "allow" },
   },
   {
     name: "rule_email: office_onboarding: colleagues signing up with their new domain from one office",

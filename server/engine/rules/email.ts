@@ -5,13 +5,14 @@
  * Privacy relays (Hide My Email, Firefox Relay...) are never disposable. A typo of a big
  * provider (gmial.com) is reviewed, not blocked: the person retypes it (npm run simulate:
  * blocking it blocked one retry_typo person in eight). And a signup is reviewed when its
- * domain is new to this merchant this hour and more than N signups came with it from other
- * networks: a farm's own fresh inbox domain, which no list knows yet; an office's colleagues
- * sign up with theirs from one network.
+ * domain is new to this merchant this hour and more than N signups with made-up addresses
+ * (anna4821@, k7q9z2x@) came with it from other networks: a farm's own fresh inbox domain,
+ * which no list knows yet. A company's people sign up with their names, from their homes and
+ * phones (decision 030): they are not counted, and a person's address is never reviewed here.
  */
 import { RELAY_EMAIL_DOMAINS } from "../../../shared/catalog/email-providers.ts";
 import { DAY, declare, fixed, HOUR } from "../counting.ts";
-import { emailDomain } from "../email-domain.ts";
+import { emailDomain, looksLikeAPerson } from "../email-domain.ts";
 import { typoOf } from "../email-typo.ts";
 import type { Features, Finding, Policy, Rule } from "../types.ts";
 import { ordinal } from "../words.ts";
@@ -26,10 +27,13 @@ const disposableSignups = declare({
   enabled: (s) => s.rule_email.disposable_signups_per_hour !== null,
 });
 
-/** Signups with this email domain (and from this network) in the last hour: new domains only. */
-const domainSignups = declare({
+/**
+ * Signups with this email domain (and from this network) in the last hour, all of them and
+ * those with made-up addresses: new domains only.
+ */
+export const domainSignups = declare({
   group: "domainSignupsLastHour",
-  kinds: ["domain", "domainNet"],
+  kinds: ["domain", "domainNet", "domainMadeUp", "domainMadeUpNet"],
   asks: ["signup"],
   types: ["signup"],
   window: fixed(HOUR),
@@ -69,7 +73,7 @@ export const email: Rule = {
       };
     }
     if (!features.disposableDomains.has(domain)) {
-      return subject.kind === "event" ? freshDomain(subject.type, domain, policy, features) : null;
+      return subject.kind === "event" ? freshDomain(subject.type, subject.email, domain, policy, features) : null;
     }
     if (subject.kind === "charge") {
       return {
@@ -98,11 +102,12 @@ export const email: Rule = {
 };
 
 /**
- * A signup with a domain first seen this hour, the (N+1)th with it from another network
- * than this one's /24: reviewed. Big providers and relays are never new.
+ * A signup with a made-up address at a domain first seen this hour, the (N+1)th such with it
+ * from another network than this one's /24: reviewed. Big providers and relays are never new.
  */
 function freshDomain(
   type: string,
+  email: string | null,
   domain: string,
   policy: Policy,
   features: Features,
@@ -112,12 +117,19 @@ function freshDomain(
   const hour = domainSignups.read(features);
   const month = domainSeen.read(features);
   if (!hour || !month || month.domain > hour.domain) return null;
-  const elsewhere = hour.domain - hour.domainNet + 1;
+  if (looksLikeAPerson(email, features.emailRandomness?.random ?? false))
+    return null;
+  const elsewhere = madeUpElsewhere(hour) + 1;
   if (elsewhere <= limit) return null;
   return {
-    message: `${ordinal(elsewhere)} signup this hour with ${domain}, a domain new to this site, from different networks (limit ${limit})`,
+    message: `${ordinal(elsewhere)} signup this hour with a made-up address at ${domain}, a domain new to this site, from different networks (limit ${limit})`,
     observed: elsewhere,
     limit,
     review: true,
   };
+}
+
+/** Earlier signups this hour with a made-up address at the domain, from other networks. */
+export function madeUpElsewhere(hour: Record<"domainMadeUp" | "domainMadeUpNet", number>): number {
+  return Math.max(0, hour.domainMadeUp - hour.domainMadeUpNet);
 }

@@ -67,6 +67,8 @@ type Derived = {
   gatewayKey?: string | null;
   /** The email's domain when it is no big provider's or relay's (new domains are counted). */
   domainKey?: string | null;
+  /** The address does not read as a person's (email-domain.ts looksLikeAPerson). */
+  madeUp?: boolean;
   disposable: boolean;
 };
 
@@ -92,6 +94,11 @@ export function identitiesOf(subject: EventSubject, derived: Derived, key: strin
   // "From this network": the /24 (IPv6 /48), or a company gateway's whole provider.
   const net = derived.gatewayKey ?? derived.subnetKey;
   if (derived.domainKey && net) add("domainNet", `${derived.domainKey}\u0000${net}`);
+  // The same two for made-up addresses only: a company's people are not counted as a farm.
+  if (derived.domainKey && derived.madeUp) {
+    add("domainMadeUp", derived.domainKey);
+    if (net) add("domainMadeUpNet", `${derived.domainKey}\u0000${net}`);
+  }
   if (derived.disposable) add("disposable", "1");
   return { values, legacy, subject: values.user ?? values.email ?? null };
 }

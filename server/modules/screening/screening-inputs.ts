@@ -7,7 +7,7 @@
 import { RELAY_EMAIL_DOMAINS } from "../../../shared/catalog/email-providers.ts";
 import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
 import type { ScreenEvent, Unavailable } from "../../../shared/schemas/screening.ts";
-import { emailDomain } from "../../engine/email-domain.ts";
+import { emailDomain, looksLikeAPerson } from "../../engine/email-domain.ts";
 import { MAILBOX_PROVIDERS } from "../../engine/email-typo.ts";
 import { RELAY_NETWORKS } from "../../engine/rules/timezone-mismatch.ts";
 import type { EventSubject, Features, Policy } from "../../engine/types.ts";
@@ -69,6 +69,7 @@ export function screeningInputs(
         domain && !MAILBOX_PROVIDERS.has(domain) && !RELAY_EMAIL_DOMAINS.has(domain)
           ? domain
           : null,
+      madeUp: !looksLikeAPerson(subject.email, features.emailRandomness?.random ?? false),
       disposable: domain !== null && features.disposableDomains.has(domain),
     },
     key,

@@ -1,21 +1,13 @@
 import normalizeEmailWithValidator from "validator/lib/normalizeEmail.js";
 import { formatIPv4, formatIPv6, ipv6Prefix, parseIp } from "./ip-parse.ts";
 
-// validator (13.15) knows gmail, outlook/hotmail/live, icloud and yahoo; these providers also
-// deliver "name+anything" to "name", so one inbox could otherwise pose as many accounts.
-const PLUS_TAG_DOMAINS = new Set([
-  "fastmail.com",
-  "fastmail.fm",
-  "proton.me",
-  "protonmail.com",
-  "protonmail.ch",
-  "pm.me",
-]);
-
 /**
  * The address one inbox is reached by: lowercase and trimmed, with provider aliases folded
- * (gmail dots and +tags, googlemail, outlook/icloud/fastmail/proton +tags, yahoo "-" suffixes).
- * Never throws: input that is not a plain address comes back lowercased and trimmed.
+ * (validator 13.15: gmail dots, googlemail, yahoo "-" suffixes) and a +tag dropped on every
+ * domain: Google Workspace, Microsoft 365, Fastmail, Proton and Postfix's default delimiter
+ * all deliver "name+anything" to "name", so a farm on its own domain or a company's could
+ * otherwise pose as many accounts with one inbox (issue 42). Never throws: input that is not
+ * a plain address comes back lowercased and trimmed.
  */
 export function normalizeEmail(email: string): string {
   const lowered = email.trim().toLowerCase();
@@ -26,7 +18,6 @@ export function normalizeEmail(email: string): string {
   const normalized = normalizeEmailWithValidator(lowered);
   if (normalized === false) return lowered;
   const [local = "", domain = ""] = splitAddress(normalized);
-  if (!PLUS_TAG_DOMAINS.has(domain)) return normalized;
   const untagged = local.split("+")[0] ?? "";
   return untagged === "" ? normalized : `${untagged}@${domain}`;
 }

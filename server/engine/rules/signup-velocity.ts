@@ -6,16 +6,31 @@
  * a hosting provider's network with no browser behind it (no collector token, no device id) is
  * reviewed. A home, mobile, office or campus address is shared by whoever is behind its NAT
  * (a carrier's CGNAT by thousands), so there the count is per device: npm run simulate saw
- * per-IP counting block 6% of people on mobile data, offices and campuses.
+ * per-IP counting block 6% of people on mobile data, offices and campuses. A commercial VPN's
+ * users share its hosting network the same way: past the IP, /24 or network limit, a signup
+ * whose form a person filled in a browser (input events, not faster than a person, no
+ * automation flag) on a device new to signups is reviewed, not blocked (issue 42: a VPN
+ * provider's users were blocked from the sixth); without that second kind of evidence the
+ * burst is a script's and is blocked.
  */
 import { declare, fixed, HOUR } from "../counting.ts";
-import type { Features, Finding, Rule } from "../types.ts";
+import type { EventSubject, Features, Finding, Rule } from "../types.ts";
+import { MIN_TIME_TO_SUBMIT_MS } from "./entropy.ts";
 import { ordinal } from "../words.ts";
 
 /** An address the offline data places at an internet provider that is not a host: shared by its NAT. */
 function consumerNetwork(features: Features): boolean {
   const geo = features.geo;
   return !!geo && geo.country !== null && !geo.hosting;
+}
+
+/** A person filled this form in a browser: the collector saw their hands, and no automation. */
+export function filledByHand(subject: EventSubject, features: Features): boolean {
+  const browser = subject.browser;
+  const behavior = browser?.behavior;
+  if (!browser || !behavior || browser.webdriver || features.bot) return false;
+  if (behavior.pointerEvents + behavior.keyEvents === 0) return false;
+  return behavior.timeToSubmitMs === null || behavior.timeToSubmitMs >= MIN_TIME_TO_SUBMIT_MS;
 }
 
 const signupsLastHour = declare({
@@ -45,31 +60,39 @@ export const signupVelocity: Rule = {
       };
     }
     if (!subject.ip) return null;
+    // A person on a VPN: reviewed past the limits below, not blocked.
+    const person = !!subject.deviceId && counts.device === 0 && filledByHand(subject, features);
+    const shared = {
+      why: person ? ": a person's browser filled it (a VPN's users share its network), reviewed" : "",
+    };
     if (!consumerNetwork(features)) {
       const fromIp = counts.ip + 1;
       if (fromIp > s.per_ip_per_hour) {
         return {
-          message: `${ordinal(fromIp)} signup from ${subject.ip} in 1 h (limit ${s.per_ip_per_hour})`,
+          message: `${ordinal(fromIp)} signup from ${subject.ip} in 1 h (limit ${s.per_ip_per_hour})${shared.why}`,
           observed: fromIp,
           limit: s.per_ip_per_hour,
+          ...(person ? { review: true } : {}),
         };
       }
       const fromSubnet = counts.subnet + 1;
       if (fromSubnet > s.per_subnet_per_hour) {
         const net = subject.ip.includes(":") ? "/48" : "/24";
         return {
-          message: `${ordinal(fromSubnet)} signup from the ${net} of ${subject.ip} in 1 h (limit ${s.per_subnet_per_hour})`,
+          message: `${ordinal(fromSubnet)} signup from the ${net} of ${subject.ip} in 1 h (limit ${s.per_subnet_per_hour})${shared.why}`,
           observed: fromSubnet,
           limit: s.per_subnet_per_hour,
+          ...(person ? { review: true } : {}),
         };
       }
       const geo = features.geo;
       const fromNetwork = counts.network + 1;
       if (geo?.hosting && fromNetwork > s.per_network_per_hour) {
         return {
-          message: `${ordinal(fromNetwork)} signup from hosting network AS${geo.asn} in 1 h, across its ranges (limit ${s.per_network_per_hour})`,
+          message: `${ordinal(fromNetwork)} signup from hosting network AS${geo.asn} in 1 h, across its ranges (limit ${s.per_network_per_hour})${shared.why}`,
           observed: fromNetwork,
           limit: s.per_network_per_hour,
+          ...(person ? { review: true } : {}),
         };
       }
     }

@@ -131,6 +131,54 @@ describe("rule_signup_velocity and shared addresses", () => {
     expect(finding?.message ?? null).toBe(message);
   });
 
+  it("vpn_crowd: past the network limit, a person's browser on a new device is reviewed; a script's burst is blocked", () => {
+    const byHand = {
+      webdriver: false,
+      behavior: {
+        pointerEvents: 30,
+        keyEvents: 40,
+        keyIntervalSdMs: 120,
+        timeToSubmitMs: 14_000,
+        pasteCount: 0,
+      },
+    };
+    const vpn = { country: "NL", asn: 9009, hosting: true }; // M247
+    const features = (device: number) =>
+      eventFeatures({ geo: vpn, counts: signupCounts({ ip: 2, subnet: 3, network: 8, device }) });
+    const person = signupVelocity.check(
+      event({ ip: "185.156.46.140", deviceId: "wd1_new", browser: byHand }),
+      on,
+      features(0),
+    );
+    expect(person).toMatchObject({ review: true, observed: 9, limit: 5 });
+    expect(person?.message).toMatch(/a person's browser filled it .*reviewed$/);
+    // The same with no hands on the form, automation, or a device that signed up before: blocked.
+    for (const [subject, device] of [
+      [event({ ip: "185.156.46.140", deviceId: "wd1_new", browser }), 0],
+      [
+        event({
+          ip: "185.156.46.140",
+          deviceId: "wd1_new",
+          browser: { ...byHand, webdriver: true },
+        }),
+        0,
+      ],
+      [
+        event({
+          ip: "185.156.46.140",
+          deviceId: "wd1_new",
+          browser: { ...byHand, behavior: { ...byHand.behavior, timeToSubmitMs: 600 } },
+        }),
+        0,
+      ],
+      [event({ ip: "185.156.46.140", deviceId: "wd1_old", browser: byHand }), 1],
+    ] as const) {
+      const finding = signupVelocity.check(subject, on, features(device));
+      expect(finding?.review).toBeUndefined();
+      expect(finding?.message).toMatch(/signup from hosting network AS9009 in 1 h, across its ranges \(limit 5\)$/);
+    }
+  });
+
   it("reviews, not blocks, a signup from a hosting network without a browser", () => {
     const finding = signupVelocity.check(
       event({ ip: "167.99.1.1", deviceId: null, browser: null }),

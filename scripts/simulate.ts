@@ -8,13 +8,17 @@
  * blocked at least once, per population and per rule; and writes the same as JSON.
  *
  *   --seed 22 --events 2500 --hours 1
- *   --world default | second | classic   (scripts/lib/sim/worlds.ts: the same populations in
- *                   other proportions. default: each population's own share, the mix the rules
- *                   were tuned on. second: more households, travellers, offices, phones on CGNAT
- *                   and campuses; more careful farms and rings, fewer headless bots; with
- *                   another --seed it is traffic the rules were not tuned on. classic: default
- *                   without card_farm, aged_referral_ring, hosting_burst, referral_friends and
- *                   influencer_referrals: the mix before them.)
+ *   --world default | second | classic | random-<k>   (scripts/lib/sim/worlds.ts: the same
+ *                   populations in other proportions. default: each population's own share, the
+ *                   mix the rules were tuned on. second: more households, travellers, offices,
+ *                   phones on CGNAT and campuses; more careful farms and rings, fewer headless
+ *                   bots; with another --seed it is traffic the rules were not tuned on. classic:
+ *                   default without card_farm, aged_referral_ring, hosting_burst, referral_friends
+ *                   and influencer_referrals: the mix before them. random-<k>, k = 1, 2, ...: every
+ *                   share and the populations' parameters (company sizes and spread, a VPN
+ *                   provider's crowd, households) drawn from the ranges of random-worlds.ts; the
+ *                   same k, the same world. The report starts with the world's shares and
+ *                   parameters.)
  *   --template each | all | rules | <template key>   (each: every template alone, then every rule;
  *                   several separated by commas)
  *   --db embedded | postgres    (postgres: a throwaway database on DATABASE_URL / TEST_DATABASE_URL)
@@ -60,7 +64,7 @@ import { configurationsOf, simulate } from "./lib/sim/run.ts";
 import { twoHours, UNSEEN } from "./lib/sim/two-hours.ts";
 import { twoHoursReport } from "./lib/sim/two-hours-report.ts";
 import { type Configuration, remoteWarden, startWarden, type Warden } from "./lib/sim/warden.ts";
-import { worldOf } from "./lib/sim/worlds.ts";
+import { describeWorld, worldOf, worldReport } from "./lib/sim/worlds.ts";
 
 const argv = process.argv.slice(2);
 // Switches without a value: taken out before the --name value pairs are read.
@@ -209,11 +213,12 @@ async function main() {
         db: args.url ? "url" : db,
         commit,
         command,
+        worldMix: describeWorld(flagged.world ?? "default"),
         figures: await play(
           warden,
           flagged,
           configs,
-          `${describeMix(flagged, where, commit)}${settings ? `, rule settings ${JSON.stringify(settings)}` : ""}`,
+          `${describeMix(flagged, where, commit)}${settings ? `, rule settings ${JSON.stringify(settings)}` : ""}\n\n${worldReport(flagged.world ?? "default")}`,
         ),
       };
   const world = flagged.world === "default" ? "" : `${flagged.world}-`;

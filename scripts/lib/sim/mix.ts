@@ -1,7 +1,7 @@
 /**
  * The mix and how it is built: ordinary and attack populations with their shares (their own, a
- * world's: worlds.ts, or the caller's), each given its share of `events`, all merged in
- * simulated time order. Same seed and world, same traffic.
+ * world's: worlds.ts, or the caller's), each given its share of `events` and the world's
+ * parameters for it, all merged in simulated time order. Same seed and world, same traffic.
  */
 import { ATTACKS } from "./attacks.ts";
 import { HOUR, type SimEvent } from "./journey.ts";
@@ -29,13 +29,16 @@ export const POPULATIONS: readonly Population[] = [...ORDINARY, ...ATTACKS];
 export function buildTraffic(options: MixOptions): SimEvent[] {
   const span = options.hours * HOUR;
   const attackShare = options.attackShare ?? 0.25;
-  const world = worldOf(options.world ?? "default").shares as Record<string, number>;
+  const chosen = worldOf(options.world ?? "default");
+  const world = chosen.shares as Record<string, number>;
+  const params = chosen.params ?? {};
   const weight = (pop: Population) =>
     options.only && !options.only.includes(pop.name)
       ? 0
       : (options.shares?.[pop.name] ?? world[pop.name] ?? pop.share);
   const unknown = [
     ...Object.keys(world),
+    ...Object.keys(params),
     ...Object.keys(options.shares ?? {}),
     ...(options.only ?? []),
   ].filter((name) => !POPULATIONS.some((p) => p.name === name));
@@ -49,7 +52,10 @@ export function buildTraffic(options: MixOptions): SimEvent[] {
     const total = pops.reduce((sum, pop) => sum + weight(pop), 0);
     for (const pop of pops) {
       const budget = Math.round((options.events * fraction * weight(pop)) / (total || 1));
-      if (budget > 0) events.push(...generate(pop, root.fork(`${side}:${pop.name}`), budget, span));
+      if (budget > 0)
+        events.push(
+          ...generate(pop, root.fork(`${side}:${pop.name}`), budget, span, params[pop.name]),
+        );
     }
   }
   // Stable: equal times keep each population's own order.

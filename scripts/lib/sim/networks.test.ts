@@ -11,6 +11,8 @@ import {
   HOME,
   OFFICES,
   PRIVATE_RELAY,
+  REMOTE_HOME,
+  VPN_PROVIDERS,
 } from "./networks.ts";
 import { rng } from "./rng.ts";
 
@@ -18,7 +20,7 @@ const r = rng(1);
 const sample = (make: () => string, n = 20) => Array.from({ length: n }, make);
 
 describe("simulated addresses (offline geo data)", () => {
-  it.each(HOME.map((net) => [net.name, net] as const))(
+  it.each([...HOME, ...REMOTE_HOME].map((net) => [net.name, net] as const))(
     "home broadband %s is in its country, not a host",
     (_name, net) => {
       for (const ip of sample(() => net.ip(r))) {
@@ -56,4 +58,18 @@ describe("simulated addresses (offline geo data)", () => {
       }
     }
   });
+
+  it.each(VPN_PROVIDERS.map((p) => [p.name, p] as const))(
+    "every /24 of VPN provider %s is its one hosting ASN",
+    (_name, provider) => {
+      for (const [a, b, lo, hi] of provider.ranges) {
+        for (let c = lo; c <= hi; c++) {
+          for (const d of [1, 1 + ((c * 37) % 254), 254]) {
+            const ip = `${a}.${b}.${c}.${d}`;
+            expect(lookupIp(ip), ip).toMatchObject({ asn: provider.asn, hosting: true });
+          }
+        }
+      }
+    },
+  );
 });

@@ -150,3 +150,74 @@ export const HETZNER = {
   /** One of its /24s, as `a.b.c`. */
   subnet: (r: Rng) => `${r.pick(HETZNER.prefixes).join(".")}.${r.int(0, 255)}`,
 };
+
+/**
+ * Home broadband in countries the other populations do not come from: where a company's remote
+ * people live (Canada, the Netherlands, Poland, Spain, India, Brazil).
+ */
+export const REMOTE_HOME: Network[] = [
+  {
+    name: "rogers",
+    country: "CA",
+    zones: ["America/Toronto", "America/Vancouver"],
+    ip: (r) => v4(99, [224, 255], r),
+  }, // AS812
+  { name: "ziggo", country: "NL", zones: ["Europe/Amsterdam"], ip: (r) => v4(84, [24, 31], r) }, // AS33915
+  { name: "orange-pl", country: "PL", zones: ["Europe/Warsaw"], ip: (r) => v4(79, [184, 191], r) }, // AS5617
+  { name: "movistar", country: "ES", zones: ["Europe/Madrid"], ip: (r) => v4(88, [0, 31], r) }, // AS3352
+  { name: "airtel", country: "IN", zones: ["Asia/Kolkata"], ip: (r) => v4(122, [176, 176], r) }, // AS24560
+  {
+    name: "vivo",
+    country: "BR",
+    zones: ["America/Sao_Paulo"],
+    ip: (r) => v4(179, [176, 187], r),
+  }, // AS18881
+];
+
+/** One VPN provider's exits: /24s `a.b.c` with c in [lo, hi], all of one hosting ASN. */
+export type VpnProvider = {
+  name: string;
+  asn: number;
+  ranges: readonly (readonly [a: number, b: number, lo: number, hi: number])[];
+};
+
+/**
+ * Commercial VPN providers' exit networks, each many /24s of one hosting ASN (networks.test.ts
+ * checks every /24): M247 and Datacamp (CDN77) host the exits of many consumer VPNs. The
+ * /24s are in many countries, so an exit is rarely where its user lives.
+ */
+export const VPN_PROVIDERS: readonly VpnProvider[] = [
+  {
+    name: "m247",
+    asn: 9009,
+    ranges: [
+      [146, 70, 8, 215],
+      [37, 120, 128, 159],
+      [37, 120, 192, 223],
+      [5, 157, 192, 223],
+    ],
+  },
+  {
+    name: "datacamp",
+    asn: 60068,
+    ranges: [
+      [89, 187, 160, 191],
+      [79, 127, 190, 255],
+      [195, 181, 160, 175],
+    ],
+  },
+  {
+    name: "datacamp-eu",
+    asn: 212238,
+    ranges: [
+      [149, 102, 224, 255],
+      [85, 122, 192, 228],
+    ],
+  },
+];
+
+/** An exit address of `provider`: one of its /24s, then an address in it. */
+export function vpnExit(provider: VpnProvider, r: Rng): string {
+  const [a, b, lo, hi] = r.pick(provider.ranges);
+  return `${a}.${b}.${r.int(lo, hi)}.${r.int(1, 254)}`;
+}

@@ -78,9 +78,10 @@ export const householdShared: Population = {
   attack: false,
   share: 5,
   about: "2-4 people of one family on one laptop, one home IP and one card",
-  group(r, n, start) {
+  // A world may make households larger: params.size_max (2 to 6 in random worlds).
+  group(r, n, start, _span, params) {
     const first = homePerson(this, r, `${n}_0`, { card: card(r) });
-    const size = r.int(2, 4);
+    const size = r.int(2, params?.size_max ?? 4);
     return Array.from({ length: size }, (_, i) => {
       const actor = {
         ...first,

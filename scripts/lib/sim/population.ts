@@ -2,6 +2,12 @@
 import type { Actor, SimEvent } from "./journey.ts";
 import type { Rng } from "./rng.ts";
 
+/**
+ * A world's settings for one population (worlds.ts), e.g. a company's size or how many of its
+ * people come from the office; a population reads the ones it knows and has its own defaults.
+ */
+export type Params = Readonly<Record<string, number>>;
+
 export type Population = {
   name: string;
   attack: boolean;
@@ -18,16 +24,22 @@ export type Population = {
    */
   payoff?: readonly string[];
   /** One group of actors (a person, a family, an office, a farm run) starting at `start`. */
-  group(r: Rng, n: number, start: number, span: number): SimEvent[];
+  group(r: Rng, n: number, start: number, span: number, params?: Params): SimEvent[];
 };
 
 /** Groups of the population, spread over the span, until they made `budget` events. */
-export function generate(pop: Population, r: Rng, budget: number, span: number): SimEvent[] {
+export function generate(
+  pop: Population,
+  r: Rng,
+  budget: number,
+  span: number,
+  params?: Params,
+): SimEvent[] {
   const events: SimEvent[] = [];
   for (let n = 0; events.length < budget && n <= budget * 4; n++) {
     const start = r.next() * span * 0.95;
     // A group in time order; the last one is cut where the budget ends (a bot stops early).
-    const group = pop.group(r, n, start, span).filter((event) => event.at < span);
+    const group = pop.group(r, n, start, span, params).filter((event) => event.at < span);
     group.sort((a, b) => a.at - b.at);
     for (const event of group.slice(0, budget - events.length)) {
       events.push({

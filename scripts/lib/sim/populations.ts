@@ -3,7 +3,8 @@
  * rules (shared addresses, shared devices, odd time zones, relay emails, password managers,
  * no JavaScript). Every event here is labelled ordinary; any block of one is a false positive.
  * Where they are: ordinary-places.ts; what they do: ordinary-habits.ts; who brings whom
- * (referrals): ordinary-referrals.ts; how one is made: ordinary-person.ts.
+ * (referrals): ordinary-referrals.ts; who look like a farm (a company's team, a VPN provider's
+ * crowd, machine-like handles): ordinary-work.ts; how one is made: ordinary-person.ts.
  */
 import {
   clockSkew,
@@ -28,6 +29,7 @@ import {
   universityNat,
 } from "./ordinary-places.ts";
 import { influencerReferrals, referralFriends } from "./ordinary-referrals.ts";
+import { companyTeam, oddHandle, vpnCrowd } from "./ordinary-work.ts";
 import type { Population } from "./population.ts";
 import { legitRefund } from "./refunds.ts";
 
@@ -53,4 +55,7 @@ export const ORDINARY: readonly Population[] = [
   legitRefund,
   referralFriends,
   influencerReferrals,
+  companyTeam,
+  vpnCrowd,
+  oddHandle,
 ];

@@ -43,6 +43,18 @@ describe("worlds", () => {
   });
 
   it.each([
+    ["default", "company_team"],
+    ["default", "vpn_crowd"],
+    ["default", "odd_handle"],
+    ["second", "company_team"],
+    ["second", "vpn_crowd"],
+    ["second", "odd_handle"],
+    ["classic", "company_team"],
+  ])("the %s world has the crowds that look like farms: %s", (world, population) => {
+    expect(share(world, population)).toBeGreaterThan(0.01);
+  });
+
+  it.each([
     ["default", "referral_friends"],
     ["default", "influencer_referrals"],
     ["second", "referral_friends"],
@@ -52,7 +64,9 @@ describe("worlds", () => {
   });
 
   it("an unknown world is an error that lists the worlds", () => {
-    expect(() => worldOf("third")).toThrow(/third is not a world \(default, classic, second\)/);
+    expect(() => worldOf("third")).toThrow(
+      /third is not a world \(default, classic, second, or random-<k> for k = 1, 2, \.\.\.\)/,
+    );
     expect(() => buildTraffic({ world: "third", seed: 1, events: 10, hours: 1 })).toThrow(/third/);
   });
 });

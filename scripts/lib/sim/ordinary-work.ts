@@ -36,50 +36,11 @@ export const COMPANY_DEFAULTS = {
   alias: 0.08,
 };
 
-const WORDS_A = [
-  "bright",
-  "north",
-  "swift",
-  "clear",
-  "iron",
-  "silver",
-  "blue",
-  "open",
-  "true",
-  "deep",
-  "green",
-  "high",
-  "stone",
-  "cloud",
-  "pixel",
-  "quant",
-  "terra",
-  "nova",
-  "polar",
-  "acme",
-];
-const WORDS_B = [
-  "loop",
-  "forge",
-  "labs",
-  "works",
-  "stack",
-  "wave",
-  "field",
-  "path",
-  "grid",
-  "ledger",
-  "harbor",
-  "pine",
-  "spark",
-  "robotics",
-  "metrics",
-  "systems",
-  "signal",
-  "craft",
-  "bridge",
-  "scale",
-];
+// Words a company's name is made of (ordinary-work.test.ts: the names made are on no list).
+const WORDS_A = `bright north swift clear iron silver blue open true deep green high stone cloud
+  pixel quant terra nova polar acme`.split(/\s+/);
+const WORDS_B = `loop forge labs works stack wave field path grid ledger harbor pine spark robotics
+  metrics systems signal craft bridge scale`.split(/\s+/);
 
 /** A company's own domain, made of words: brightloop.io, acme-robotics.com. */
 export function companyDomain(r: Rng): string {

@@ -11,7 +11,8 @@ import { type Configuration, setUpMerchant, type Warden } from "./warden.ts";
 
 /**
  * --template: a template key, `all` (every template at once), `rules` (every rule), `each`
- * (every template alone, then every rule), or several of these separated by commas.
+ * (every template alone, then every rule), `everything` (every rule and every template), or
+ * several of these separated by commas.
  */
 export function configurationsOf(template: string): Configuration[] {
   if (template.includes(",")) return template.split(",").flatMap(configurationsOf);
@@ -21,8 +22,12 @@ export function configurationsOf(template: string): Configuration[] {
   if (template === "all")
     return [{ name: "all_templates", templates: [...TEMPLATE_KEYS], allRules: false }];
   if (template === "rules") return [{ name: "all_rules", templates: [], allRules: true }];
+  if (template === "everything")
+    return [{ name: "all_rules_and_templates", templates: [...TEMPLATE_KEYS], allRules: true }];
   if (!(TEMPLATE_KEYS as readonly string[]).includes(template))
-    throw new Error(`--template: ${template} is not a template key, all, rules or each`);
+    throw new Error(
+      `--template: ${template} is not a template key, all, rules, each or everything`,
+    );
   return [one(template)];
 }
 

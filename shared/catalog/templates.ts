@@ -30,7 +30,7 @@ export const TEMPLATE_CATALOG: readonly TemplateEntry[] = [
     key: "template_one_human_one_trial",
     label: "One Human One Trial",
     description:
-      "One trial per email and per card; a second account's trial on a device reviewed, the third blocked (an IP alone never blocks: offices and carriers share them); accounts linked through a card, device or email in the last hour; disposable emails blocked at trial start; a browser's time zone foreign to its address reviewed at trial start.",
+      "One trial per email and per card; a second account's trial on a device reviewed (blocked if you choose so in the rule's settings), the third blocked (an IP alone never blocks: offices and carriers share them); accounts linked through a card, device or email in the last hour; disposable emails blocked at trial start; a browser's time zone foreign to its address reviewed at trial start.",
     rules: [
       "rule_ip",
       "rule_device_fingerprint_reuse",

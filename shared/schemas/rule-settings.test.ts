@@ -10,6 +10,11 @@ describe("storedRuleOverrides", () => {
       { rule_farming: { action: "block" } },
     ],
     ["a value that no longer validates", { rule_farming: { action: "shout" } }, {}],
+    [
+      "the choice for a device's second trial, beside a value that no longer validates",
+      { rule_ip: { second_trial_on_device: "block" }, rule_farming: { action: "shout" } },
+      { rule_ip: { second_trial_on_device: "block" } },
+    ],
     ["a rule it does not know", { rule_nope: { action: "block" } }, {}],
     ["not an object", "rules", {}],
     ["a field named constructor", { rule_farming: { constructor: 1 } }, {}],

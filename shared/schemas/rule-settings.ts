@@ -35,7 +35,12 @@ export const RULE_SETTING_SHAPES = {
     /** Signups an hour with a domain new to the merchant, from other networks; null: off. */
     new_domain_signups_per_hour: count(10_000).nullable(),
   }),
-  rule_ip: z.strictObject({ ...base, window_days: days }),
+  rule_ip: z.strictObject({
+    ...base,
+    window_days: days,
+    /** A second account's trial on one device: reviewed (a family's laptop) or blocked. */
+    second_trial_on_device: z.enum(["review", "block"], { message: "must be review or block" }),
+  }),
   rule_promo_abuse: z.strictObject({
     ...base,
     promo_reuse: z.boolean({ message: "must be true or false" }),
@@ -125,7 +130,7 @@ export const DEFAULT_RULE_SETTINGS: RuleSettings = {
     disposable_signups_per_hour: null,
     new_domain_signups_per_hour: 2,
   },
-  rule_ip: { ...live, window_days: 365 },
+  rule_ip: { ...live, window_days: 365, second_trial_on_device: "review" },
   rule_promo_abuse: {
     ...live,
     promo_reuse: true,

@@ -219,6 +219,36 @@ describe.each(DB_KINDS)("Test on history (%s)", (kind) => {
     expect(result.items[0]?.reasons.map((r) => r.rule)).toEqual(["rule_scraping"]);
   });
 
+  it("tries the strict choice for a device's second trial: the reviewed one would be blocked", async () => {
+    const settings = await pageSettings(merchant);
+    const ruleSettings = settings.rule_settings as Record<string, Record<string, unknown>>;
+    expect(ruleSettings.rule_ip?.second_trial_on_device).toBe("review");
+    const result = await backtest(merchant, {
+      ...settings,
+      rule_settings: {
+        ...ruleSettings,
+        rule_ip: { ...ruleSettings.rule_ip, second_trial_on_device: "block" },
+      },
+      days: 1,
+    });
+    // The third trial was blocked already (a blocked trial does not count, so it is the
+    // second again, and blocked by the choice).
+    expect(result.screenings.changes).toEqual({ "review→block": 1 });
+    expect(result.items).toEqual([
+      expect.objectContaining({
+        kind: "screening",
+        label: "trial_start t1",
+        from: "review",
+        to: "block",
+      }),
+    ]);
+    expect(result.items[0]?.reasons[0]).toMatchObject({
+      rule: "rule_ip",
+      action: "block",
+      message: expect.stringContaining("you chose to block a second account's trial on a device"),
+    });
+  });
+
   it("reports what it would block against the labels, the newest label of each event standing", async () => {
     const label = async (subject_kind: string, subject_id: string, value: string) => {
       const res = await fetch(`${t.baseUrl}/api/v1/labels`, {
@@ -284,6 +314,11 @@ describe.each(DB_KINDS)("Test on history (%s)", (kind) => {
       "a rule setting",
       { rule_settings: { rule_ip: { window_days: -1 } } },
       "rule_settings.rule_ip.window_days",
+    ],
+    [
+      "choice for a device's second trial",
+      { rule_settings: { rule_ip: { second_trial_on_device: "deny" } } },
+      "rule_settings.rule_ip.second_trial_on_device",
     ],
     [
       "a country",

@@ -58,6 +58,33 @@ describe("rule_ip (one trial per device and per email in 365 days)", () => {
     expect(finding?.review ?? false).toBe(review ?? false);
   });
 
+  describe('second_trial_on_device: "block" (the merchant\'s strict choice)', () => {
+    const strict = policy({ rule_ip: true }, {}, { rule_ip: { second_trial_on_device: "block" } });
+    it.each([
+      {
+        prior: { device: 1, card: 0, email: 0 },
+        message:
+          "a second account's trial on this device (dev_1) in 365 days: 1 other account before it (limit: one trial per device; you chose to block a second account's trial on a device)",
+        observed: 2,
+      },
+      {
+        // Trials from before the choice (or while the rule only monitored) still count.
+        prior: { device: 2, card: 0, email: 0 },
+        message:
+          "a 3rd account's trial on this device (dev_1) in 365 days: 2 other accounts before it (limit: one trial per device; you chose to block a second account's trial on a device)",
+        observed: 3,
+      },
+    ])("$prior → $message", ({ prior, message, observed }) => {
+      const finding = oneTrial.check(
+        { ...trial, cardFingerprint: "card_1" },
+        strict,
+        eventFeatures({ counts: counts({ priorTrials: prior }) }),
+      );
+      // A block: no review flag, so the rule's own action (block unless set to review) applies.
+      expect(finding).toEqual({ message, observed, limit: 1 });
+    });
+  });
+
   it("only judges trial starts", () => {
     const seen = eventFeatures({ counts: counts({ priorTrials: { device: 3, ip: 3, email: 3 } }) });
     expect(oneTrial.check(event({ type: "signup" }), on, seen)).toBeNull();

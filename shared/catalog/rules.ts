@@ -40,6 +40,7 @@ export const SETTING_LABELS: Record<string, string> = {
   new_domain_signups_per_hour:
     "Signups per hour with a domain new to this site, from other networks",
   window_days: "Window (days)",
+  second_trial_on_device: "Second account's trial on a device",
   promo_reuse: "Block a promo code reused by the same person",
   self_referral: "Block self-referrals",
   requests_per_minute: "Requests per minute from one IP or device",
@@ -61,4 +62,20 @@ export const SETTING_LABELS: Record<string, string> = {
   max_users_per_card: "Users per card",
   max_cards_per_hour: "Cards per person per hour",
   max_users_per_device: "Users per device",
+};
+
+/** Settings chosen from a few values: each value and what a person reads for it, in order. */
+export const SETTING_CHOICES: Record<string, readonly (readonly [string, string])[]> = {
+  action: [
+    ["block", "Block"],
+    ["review", "Review"],
+  ],
+  mode: [
+    ["live", "Live"],
+    ["monitor", "Monitor (report only)"],
+  ],
+  second_trial_on_device: [
+    ["review", "Review"],
+    ["block", "Block"],
+  ],
 };

@@ -85,6 +85,52 @@ describe("screening console in Chromium", () => {
     expect(after.body.rule_signup_velocity?.per_ip_per_hour).toBe(3);
   });
 
+  it("offers One trial per device's choice for a second account's trial on a device, saves it and shows a 400 under it", async () => {
+    await open("rules", "Advanced Detection Rules");
+    await page.getByRole("button", { name: "Settings for One trial per device/IP/email" }).click();
+    const form = page.getByRole("form", { name: "One trial per device/IP/email settings" });
+    const choice = form.getByLabel("Second account's trial on a device");
+    expect(await choice.inputValue()).toBe("review");
+    expect(await choice.locator("option").allInnerTexts()).toEqual(["Review", "Block"]);
+    await choice.selectOption("block");
+    const saved = response("ruleSettings.put");
+    await form.getByRole("button", { name: "Save" }).click();
+    expect((await saved).status()).toBe(200);
+    await form.getByText("Saved.").waitFor();
+
+    await page.reload();
+    await page.getByRole("button", { name: "Settings for One trial per device/IP/email" }).click();
+    expect(await choice.inputValue()).toBe("block");
+    const stored = await merchant.api.json<Record<string, unknown>>("/api/rule-settings");
+    expect(stored.body.rule_ip).toEqual({
+      action: "block",
+      mode: "live",
+      window_days: 365,
+      second_trial_on_device: "block",
+    });
+
+    // A select offers no wrong value: should the server still refuse one (the request is
+    // altered on its way), its 400 is shown under the choice.
+    await page.route("**/trpc/ruleSettings.put**", (route) =>
+      route.continue({
+        postData: (route.request().postData() ?? "").replace('"review"', '"deny"'),
+      }),
+    );
+    await choice.selectOption("review");
+    const rejected = response("ruleSettings.put");
+    await form.getByRole("button", { name: "Save" }).click();
+    expect((await rejected).status()).toBe(400);
+    const error = form.getByText("must be review or block");
+    await error.waitFor();
+    expect(await choice.getAttribute("aria-describedby")).toBe(await error.getAttribute("id"));
+    await form.getByText("Not saved: check the fields marked above.").waitFor();
+    await screenshot(page, "screening-second-trial-choice");
+    await page.unroute("**/trpc/ruleSettings.put**");
+    const after =
+      await merchant.api.json<Record<string, Record<string, unknown>>>("/api/rule-settings");
+    expect(after.body.rule_ip?.second_trial_on_device).toBe("block");
+  });
+
   it("shows what One Human One Trial turns on, and the Rules page names it on the rule", async () => {
     await open("templates", "Templates");
     expect(await page.getByText("Under development").count()).toBe(0);

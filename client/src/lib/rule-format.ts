@@ -1,5 +1,5 @@
 /** How rules, templates and rule settings read on the Rules, Templates and Screenings pages. */
-import { RULE_CATALOG, SETTING_LABELS } from "../../../shared/catalog/rules.ts";
+import { RULE_CATALOG, SETTING_CHOICES, SETTING_LABELS } from "../../../shared/catalog/rules.ts";
 import { TEMPLATE_CATALOG } from "../../../shared/catalog/templates.ts";
 import type { ReasonKey } from "../../../shared/schemas/rules.ts";
 import type { TemplateKey } from "../../../shared/schemas/templates.ts";
@@ -18,6 +18,11 @@ export function templateLabel(key: TemplateKey): string {
 
 export function settingLabel(field: string): string {
   return SETTING_LABELS[field] ?? field.replaceAll("_", " ");
+}
+
+/** A setting chosen from a few values: each value with its words; undefined for the others. */
+export function settingChoices(field: string): readonly (readonly [string, string])[] | undefined {
+  return Object.hasOwn(SETTING_CHOICES, field) ? SETTING_CHOICES[field] : undefined;
 }
 
 /** "On through One Human One Trial and Account Farm Shield". */

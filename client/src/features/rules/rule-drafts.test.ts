@@ -37,6 +37,27 @@ describe("unsaved Settings forms in Test on history", () => {
     expect(drafted).toEqual({ ok: false, errors: { "rule_ip.window_days": message } });
   });
 
+  it("runs a chosen value as it is, and names it as the form does", () => {
+    const drafted = withDrafts(DEFAULT_RULE_SETTINGS, {
+      rule_ip: { second_trial_on_device: "block" },
+    });
+    expect(drafted.ok).toBe(true);
+    if (!drafted.ok) return;
+    expect(drafted.settings.rule_ip.second_trial_on_device).toBe("block");
+    expect(describeChanges(drafted.changed)).toEqual([
+      "One trial per device/IP/email (Second account's trial on a device block)",
+    ]);
+  });
+
+  it("names the choice for a device's second trial when it is neither review nor block", () => {
+    expect(
+      withDrafts(DEFAULT_RULE_SETTINGS, { rule_ip: { second_trial_on_device: "deny" } }),
+    ).toEqual({
+      ok: false,
+      errors: { "rule_ip.second_trial_on_device": "must be review or block" },
+    });
+  });
+
   it("runs the settings unchanged with no drafts", () => {
     expect(withDrafts(DEFAULT_RULE_SETTINGS, {})).toEqual({
       ok: true,

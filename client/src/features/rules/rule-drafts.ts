@@ -10,7 +10,12 @@ import {
   ZRuleSettingsUpdate,
 } from "../../../../shared/schemas/rule-settings.ts";
 import { RULE_KEYS, type RuleKey } from "../../../../shared/schemas/rules.ts";
-import { formatSettingValue, ruleLabel, settingLabel } from "../../lib/rule-format.ts";
+import {
+  formatSettingValue,
+  ruleLabel,
+  settingChoices,
+  settingLabel,
+} from "../../lib/rule-format.ts";
 
 /** Per rule, what each edited field's box holds (a number field holds the typed text). */
 export type Drafts = Partial<Record<RuleKey, Record<string, unknown>>>;
@@ -60,8 +65,8 @@ export function describeChanges(changed: RuleSettingsUpdate): string[] {
 export function changedFields(current: Record<string, unknown>, edits: Record<string, unknown>) {
   const out: Record<string, unknown> = {};
   for (const [field, raw] of Object.entries(edits)) {
-    const value =
-      typeof raw === "string" && field !== "action" && field !== "mode" ? toNumber(raw) : raw;
+    // A chosen value (a select's) is sent as it is; typed text is a number field's.
+    const value = typeof raw === "string" && !settingChoices(field) ? toNumber(raw) : raw;
     if (JSON.stringify(value) !== JSON.stringify(current[field])) out[field] = value;
   }
   return out;

@@ -1,6 +1,6 @@
 /** One rule setting's input, chosen by the kind of value it holds. */
 import { SCREEN_TYPES } from "../../../../shared/schemas/screening.ts";
-import { settingLabel } from "../../lib/rule-format.ts";
+import { settingChoices, settingLabel } from "../../lib/rule-format.ts";
 
 type Props = {
   id: string;
@@ -20,8 +20,8 @@ export function SettingField({ id, field, value, error, onChange }: Props) {
     </span>
   );
 
-  if (field === "action" || field === "mode") {
-    const options = field === "action" ? ACTIONS : MODES;
+  const options = settingChoices(field);
+  if (options) {
     return (
       <label>
         {settingLabel(field)}
@@ -83,15 +83,6 @@ export function SettingField({ id, field, value, error, onChange }: Props) {
     </div>
   );
 }
-
-const ACTIONS = [
-  ["block", "Block"],
-  ["review", "Review"],
-] as const;
-const MODES = [
-  ["live", "Live"],
-  ["monitor", "Monitor (report only)"],
-] as const;
 
 function NumberField(props: {
   field: string;

@@ -160,13 +160,15 @@ describe.each(DB_KINDS)("screening API (%s)", (kind) => {
     expect(third.reasons[0]?.message).toBe(
       "a trial was already started with this device (dev-42) in 365 days: 2 other accounts (limit: two trials per device)",
     );
-    // The same person with gmail dots and a +tag is the same email.
+    // A +tag folds on every domain (a company's or a farm's own): a+again@ is a@'s inbox.
     const retry = await backend.decide({
       type: "trial_start",
       email: "a+again@example.com",
       ip: "198.51.100.3",
     });
-    expect(retry.decision).toBe("allow");
+    expect(retry).toMatchObject({ decision: "block", reasons: [{ rule: "rule_ip" }] });
+    expect(retry.reasons[0]?.message).toMatch(/with this email \(a@example\.com\)/);
+    // The same person with gmail dots and a +tag is the same email.
     await backend.decide({ type: "trial_start", email: "jane.doe@gmail.com", ip: "198.51.100.4" });
     const again = await backend.decide({
       type: "trial_start",

@@ -8,6 +8,15 @@ import type { Rng } from "./rng.ts";
  */
 export type Params = Readonly<Record<string, number>>;
 
+/** A mix of the populations: their weights and settings (worlds.ts names some, random-worlds.ts draws others). */
+export type World = {
+  about: string;
+  /** Population name → weight, over each population's own share (0 leaves it out). */
+  shares: Readonly<Record<string, number>>;
+  /** Population name → settings its groups read (a company's size, ...), over its defaults. */
+  params?: Readonly<Record<string, Params>>;
+};
+
 export type Population = {
   name: string;
   attack: boolean;

@@ -7,10 +7,9 @@
  * k gives the same world.
  */
 import { ATTACKS } from "./attacks.ts";
-import type { Params, Population } from "./population.ts";
+import type { Params, Population, World } from "./population.ts";
 import { ORDINARY } from "./populations.ts";
 import { type Rng, rng } from "./rng.ts";
-import type { World } from "./worlds.ts";
 
 export type Range = readonly [lo: number, hi: number];
 

@@ -8,17 +8,11 @@
  * (random-worlds.ts): traffic no one chose the shares of.
  */
 import { ATTACKS } from "./attacks.ts";
-import type { Params } from "./population.ts";
+import type { Params, World } from "./population.ts";
 import { ORDINARY } from "./populations.ts";
 import { randomWorld, randomWorldNumber } from "./random-worlds.ts";
 
-export type World = {
-  about: string;
-  /** Population name → weight, over each population's own share (0 leaves it out). */
-  shares: Readonly<Record<string, number>>;
-  /** Population name → settings its groups read (a company's size, ...), over its defaults. */
-  params?: Readonly<Record<string, Params>>;
-};
+export type { World };
 
 export const WORLDS = {
   default: { about: "each population's own share (the mix the rules were tuned on)", shares: {} },

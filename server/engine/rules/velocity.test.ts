@@ -9,8 +9,12 @@ const on = policy({ rule_signup_velocity: true, rule_promo_velocity: true, rule_
 
 /** An address the offline data places nowhere (a documentation range): not known to be shared. */
 const unplaced = { geo: null };
-const signupCounts = (signupsLastHour: { ip?: number; subnet?: number; device?: number }) =>
-  counts({ signupsLastHour: { ip: 0, subnet: 0, device: 0, ...signupsLastHour } });
+const signupCounts = (signupsLastHour: {
+  ip?: number;
+  subnet?: number;
+  network?: number;
+  device?: number;
+}) => counts({ signupsLastHour: { ip: 0, subnet: 0, device: 0, ...signupsLastHour } });
 
 describe("rule_signup_velocity (defaults: 5 an IP or device, 20 a /24, per hour)", () => {
   it.each([
@@ -175,7 +179,9 @@ describe("rule_signup_velocity and shared addresses", () => {
     ] as const) {
       const finding = signupVelocity.check(subject, on, features(device));
       expect(finding?.review).toBeUndefined();
-      expect(finding?.message).toMatch(/signup from hosting network AS9009 in 1 h, across its ranges \(limit 5\)$/);
+      expect(finding?.message).toMatch(
+        /signup from hosting network AS9009 in 1 h, across its ranges \(limit 5\)$/,
+      );
     }
   });
 

@@ -1,15 +1,16 @@
 /**
  * `npm run fit`: the risk score's default weights, fitted on the simulator's labelled traffic
- * and written to server/engine/default-weights.json (scripts/lib/fit/: the training seeds of
- * the default world played with every rule on, L2-regularized logistic regression, thresholds
- * at the false-positive ceilings). The same seeds give the same file.
+ * and written to server/engine/default-weights.json (scripts/lib/fit/: one seed on each of
+ * several randomized worlds played with every rule on, L2-regularized logistic regression with
+ * lambda chosen on held-out worlds, thresholds at the false-positive ceilings of the worst
+ * world). The same plays give the same file.
  *
  *   (no flag)   fit and write the file; its version ("default-<n>") goes up when its content changes
  *   --check     fit and compare with the shipped file: exit 1 with the differences unless equal (CI)
  *   --report    fit, then judge the shipped weights on held-out seeds of the default and the second
  *               world (score alone, rules alone, both; per attack; leave one attack out;
  *               calibration) and write docs/score.md, and the figures to bench/results/fit-report.json
- *   --jobs 2    seeds played at once, each in its own process with its own Warden (default: 2, or
+ *   --jobs 2    plays (a world and a seed) at once, each in its own process with its own Warden (default: 2, or
  *               1 on one core); the result does not depend on it
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -38,7 +39,7 @@ const jobs = args.jobs === undefined ? defaultJobs() : Number(args.jobs);
 const WEIGHTS = `${ROOT}/server/engine/default-weights.json`;
 const DOC = `${ROOT}/docs/score.md`;
 
-/** The held-out seeds the report judges the weights on: none of them is a training seed. */
+/** The held-out seeds the report judges the weights on: neither world is a training world. */
 const HELD_OUT = [
   { world: "default", seeds: [22, 23, 24, 25] },
   { world: "second", seeds: [4242, 4243, 4244, 4245] },
@@ -56,12 +57,12 @@ async function shipped(): Promise<Weights> {
 
 /** Every play's rows (in the order given), with one progress bar over all of them. */
 async function played(plays: Play[]): Promise<Row[][]> {
-  const bar = progressBar(`playing ${plays.length} seeds, ${jobs} at a time`.padEnd(36));
+  const bar = progressBar(`playing ${plays.length} plays, ${jobs} at a time`.padEnd(36));
   const began = Date.now();
   const rows = await playAll(plays, jobs, (done, total) =>
     bar.update((done / total) * 100, `${done}/${total} events`),
   );
-  bar.done(`played ${plays.length} seeds in ${((Date.now() - began) / 1000).toFixed(0)} s`);
+  bar.done(`played ${plays.length} plays in ${((Date.now() - began) / 1000).toFixed(0)} s`);
   return rows;
 }
 
@@ -86,10 +87,10 @@ async function writeReport(current: Weights, began: number) {
   const plays = [...trainingPlays(), ...heldPlays];
   const all = await played(plays);
   const playSeconds = (Date.now() - began) / 1000;
-  const training = all.slice(0, TRAINING.seeds.length).flat();
+  const training = all.slice(0, TRAINING.worlds.length).flat();
   const fit = fitted(training);
   const fresh = versioned(current, fit.file);
-  let offset = TRAINING.seeds.length;
+  let offset = TRAINING.worlds.length;
   const shippedModel = { intercepts: current.intercepts, weights: current.weights };
   const heldOut: HeldOut[] = HELD_OUT.map((h) => {
     const rows = all.slice(offset, offset + h.seeds.length).flat();
@@ -109,7 +110,8 @@ async function writeReport(current: Weights, began: number) {
   });
   // Warden scored every event with the shipped file too: the offline score must be its own.
   const rows = all.flat();
-  const sameScore = rows.filter((r) => scoreWith(shippedModel, r) === r.score).length;
+  const shippedScoring = { ...shippedModel, thresholds: current.thresholds };
+  const sameScore = rows.filter((r) => scoreWith(shippedScoring, r).score === r.score).length;
   const seen: Record<string, { ordinary: number; attack: number }> = {};
   for (const key of Object.keys(current.weights)) seen[key] = { ordinary: 0, attack: 0 };
   for (const row of training) {
@@ -124,13 +126,13 @@ async function writeReport(current: Weights, began: number) {
     weights: current,
     differences: differences(current, fresh),
     lambda: fit.lambda,
-    training: { world: TRAINING.world, seeds: TRAINING.seeds, events: training.length },
+    training: { worlds: TRAINING.worlds, seeds: TRAINING.seeds, events: training.length },
     seen,
     heldOut,
     sameScore: { same: sameScore, events: rows.length },
     commands: COMMANDS,
     timing: {
-      seeds: plays.length,
+      plays: plays.length,
       playSeconds,
       reportSeconds: (Date.now() - began) / 1000,
       jobs,

@@ -1,6 +1,7 @@
 /**
  * The weights judged offline on collected events (pure): each event's score recomputed from its
- * signals (scoreOf), the weights' thresholds applied, and three decisions set side by side: the
+ * signals (scoreOf, the family caps reading the thresholds), the weights' thresholds applied (a
+ * block needing evidence from two families: scoreAction), and three decisions set side by side: the
  * score alone, the rules alone (what Warden answered with every rule on and no threshold), and
  * both (the stricter of the two, as Warden decides with a template on). Then recall over attack
  * payoff events and the share of ordinary events blocked and reviewed, overall and per population.
@@ -20,20 +21,23 @@ const RANK: Record<Decision, number> = { allow: 0, review: 1, block: 2 };
 /** The stricter of two decisions. */
 export const stricter = (a: Decision, b: Decision): Decision => (RANK[a] >= RANK[b] ? a : b);
 
-export type Judged = Pick<Row, "population" | "attack" | "payoff" | "actor" | "type"> & {
+export type Judged = Pick<Row, "population" | "attack" | "payoff" | "type"> & {
+  /** The person: world, seed and the simulator's actor (whose ids repeat from seed to seed). */
+  actor: string;
   score: number;
   decision: Record<View, Decision>;
 };
 
 export function judge(rows: readonly Row[], model: Model, thresholds: Thresholds): Judged[] {
   return rows.map((row) => {
-    const score = scoreWith(model, row);
-    const byScore = scoreAction(score, thresholds[row.type as ScreenType]) ?? "allow";
+    const { score, families } = scoreWith({ ...model, thresholds }, row);
+    const threshold = thresholds[row.type as ScreenType];
+    const byScore = scoreAction(score, threshold, families) ?? "allow";
     return {
       population: row.population,
       attack: row.attack,
       payoff: row.payoff,
-      actor: row.actor,
+      actor: `${row.world}/${row.seed}/${row.actor}`,
       type: row.type,
       score,
       decision: { score: byScore, rules: row.decision, both: stricter(byScore, row.decision) },

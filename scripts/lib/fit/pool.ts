@@ -1,7 +1,7 @@
 /**
- * Plays several seeds at once, each in its own child process (seed-worker.ts), at most `jobs`
- * at a time; the rows come back in the order the plays were given, whatever order they finish
- * in, so the result does not depend on `jobs`.
+ * Plays several plays (a world, a seed, a configuration) at once, each in its own child
+ * process (seed-worker.ts), at most `jobs` at a time; the rows come back in the order the plays
+ * were given, whatever order they finish in, so the result does not depend on `jobs`.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { availableParallelism } from "node:os";
@@ -39,7 +39,7 @@ function playInChild(play: Play, progress: (done: number, total: number) => void
     child.once("error", (e) => fail(e));
     child.once("exit", (code, signal) => {
       running.delete(child);
-      const which = `${play.world} seed ${play.seed}`;
+      const which = `${play.world} seed ${play.seed}${play.configuration ? ` (${play.configuration.name})` : ""}`;
       if (rows) done(rows);
       else
         fail(

@@ -25,7 +25,8 @@ export type ScoreDoc = {
   /** The refit against the shipped file (empty: the same). */
   differences: string[];
   lambda: LambdaChoice;
-  training: { world: string; seeds: readonly number[]; events: number };
+  /** seeds[i] was played on worlds[i]. */
+  training: { worlds: readonly string[]; seeds: readonly number[]; events: number };
   /** Per signal key: events it was non-zero on in the training data, ordinary and attack. */
   seen: Record<string, { ordinary: number; attack: number }>;
   heldOut: HeldOut[];
@@ -33,7 +34,8 @@ export type ScoreDoc = {
   sameScore: { same: number; events: number };
   commands: { fit: string; check: string; report: string };
   timing: {
-    seeds: number;
+    /** Plays: a world and a seed each. */
+    plays: number;
     playSeconds: number;
     reportSeconds: number;
     jobs: number;
@@ -61,7 +63,7 @@ const seedList = (seeds: readonly number[]) => seeds.join(", ");
 function howMade(d: ScoreDoc): string {
   const w = d.weights;
   const lambdas = table(
-    ["lambda", "mean log-loss on held-out seeds", "standard error"],
+    ["lambda", "mean log-loss on held-out worlds", "standard error"],
     ["---:", "---:", "---:"],
     d.lambda.losses.map((l) => [
       l.lambda === d.lambda.lambda ? `**${l.lambda}**` : String(l.lambda),
@@ -104,30 +106,39 @@ function howMade(d: ScoreDoc): string {
       String(d.seen[key]?.attack ?? 0),
     ]),
   );
+  const rounds = Object.entries((w.fitted.threshold_rounds ?? {}) as Record<string, unknown>)
+    .map(([type, n]) => `${type} ${n}`)
+    .join(", ");
+  const plays = d.training.worlds.map((w, i) => `${w} (seed ${d.training.seeds[i]})`).join(", ");
   return `## How the weights are made
 
-\`npm run fit\` plays the simulator's default world (docs/detection.md) on the training seeds
-(${seedList(d.training.seeds)}; ${d.training.events.toLocaleString("en")} events, an hour of
-${(d.training.events / d.training.seeds.length).toLocaleString("en")} events per seed) against a
-real Warden on the embedded database, one process per seed. Every rule is on and no template is,
+\`npm run fit\` plays one seed on each of ${d.training.worlds.length} randomized worlds of the simulator
+(${plays}; docs/detection.md; each world draws its population shares and parameters from its
+number), ${d.training.events.toLocaleString("en")} events in all, an hour of
+${Math.round(d.training.events / d.training.worlds.length).toLocaleString("en")} events per world, against a
+real Warden on the embedded database, one process per world. Every rule is on and no template is,
 so the score is computed on every event but no threshold acts: what is collected (each event's
 signals and the rules' decision) does not depend on the weights file, and the check below is
 not circular. The label is 1 for every event of an attack population, 0 for an ordinary one.
 
 The fit is L2-regularized logistic regression (server/engine/fit.ts), one intercept per event
 type. Lambda is chosen by the one-standard-error rule: the largest candidate whose log-loss on
-seeds the fit did not see (four folds of two seeds) is within one standard error of the lowest.
-Log-loss keeps falling a little as lambda goes to 0, while the signals seen only on attacks get
-ever larger weights; the folds cannot tell the chosen lambda from the best:
+worlds the fit did not see (one fold per world: fitted on the others, scored on it) is within
+one standard error of the lowest:
 
 ${lambdas}
 
-The weights are rounded to 3 decimals, each event's score recomputed with them (scoreOf), and
-per event type the review and block thresholds set at the lowest whole scores at which, on the
-training data, ordinary events of that type blocked stay ≤ ${pct(CEILINGS.blocked)} and
-reviewed or blocked ≤ ${pct(CEILINGS.flagged)}. A type with fewer than ${MIN_ORDINARY} ordinary
-training events would get no threshold (its score shown, never acted on); per the file:
-${String(w.fitted.no_threshold_below ?? "")}.
+The weights are rounded to 3 decimals and each event's score recomputed with them (scoreOf,
+with the family caps and the hold at review of server/engine/score.ts). Per event type and per
+world, the review and block thresholds are the lowest whole scores at which that world's
+ordinary events of the type blocked stay ≤ ${pct(CEILINGS.blocked)} and reviewed or blocked
+≤ ${pct(CEILINGS.flagged)} (a score at block with evidence from one family only is held at
+review, so it counts as reviewed); the file takes the highest over the worlds, so the worst
+world stays within the ceilings, not only their mean. The caps read the thresholds, so they are
+chosen on uncapped scores, the scores recomputed under that choice's caps and the thresholds
+chosen again until they repeat (rounds per type: ${rounds}).
+A type with fewer than ${MIN_ORDINARY} ordinary training events, every world together, gets no
+threshold (its score shown, never acted on); per the file: ${String(w.fitted.no_threshold_below ?? "")}.
 
 ${types}
 
@@ -353,7 +364,7 @@ events blocked or reviewed on the default mix.
 
 ${summary(d)}
 
-The thresholds hold the score alone to the ceilings on the training data; the rules' own
+The thresholds hold the score alone to the ceilings in every training world; the rules' own
 blocks and reviews come on top of it, so "both" can pass them where the rules alone are close.
 "Left out": each attack's recall when the weights are fitted without it (the table per world
 below).
@@ -367,15 +378,15 @@ ${signalNotes(d)}
 ## Reproduce
 
 \`\`\`sh
-${d.commands.fit}            # plays the training seeds, fits, writes server/engine/default-weights.json
+${d.commands.fit}            # plays the training worlds, fits, writes server/engine/default-weights.json
 ${d.commands.check}  # refits and exits 1 with the differences unless the shipped file is the result
-${d.commands.report} # this page: the training seeds again, then the held-out seeds of both worlds
+${d.commands.report} # this page: the training worlds again, then the held-out seeds of both worlds
 \`\`\`
 
-This page's run played ${d.timing.seeds} seeds (training and held-out) in
+This page's run played ${d.timing.plays} plays (training and held-out) in
 ${Math.round(d.timing.playSeconds)} s, ${d.timing.jobs} at a time on ${d.timing.cores} cores; the
 whole report took ${Math.round(d.timing.reportSeconds)} s. The simulator is deterministic: the
-same seed gives the same events, signals and decisions on every run, so the fit gives the same
+same world and seed give the same events, signals and decisions on every run, so the fit gives the same
 file. The scores in these tables are recomputed offline from each event's signals (scoreOf with
 the shipped file); Warden scored the same events live with the same file, and the two agree on
 ${d.sameScore.same.toLocaleString("en")} of ${d.sameScore.events.toLocaleString("en")} events.

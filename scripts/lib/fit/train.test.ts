@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { type Example, fitLogistic } from "../../../server/engine/fit.ts";
 import { SIGNAL_KEYS } from "../../../server/engine/signals.ts";
 import { SCREEN_TYPES } from "../../../shared/schemas/screening.ts";
+import { CEILINGS, MIN_ORDINARY } from "./thresholds.ts";
 import {
   fitWithSigns,
   type Labelled,
@@ -65,31 +66,91 @@ describe("rounded", () => {
 });
 
 describe("thresholdsOf", () => {
-  // Signups start at 50 + 10/ln2 · (−2) = 21; device_new adds 10/ln2 per unit of weight.
-  const model = { intercepts: { signup: -2 }, weights: { device_new: 2 } };
-  const signup = (attack: boolean, deviceNew: boolean, seed = 1): Labelled => ({
-    seed,
-    type: "signup",
-    attack,
-    signals: deviceNew ? { device_new: 1 } : {},
-  });
+  /** A weight worth exactly `points` points at value 1 (10 points double the odds). */
+  const pts = (points: number) => (points * Math.LN2) / 10;
+  // Signups start at 50 + 10/ln2 · (−2) = 21.
+  const model = {
+    intercepts: { signup: -2 },
+    weights: { device_new: pts(29), hosting_network: pts(40), no_browser: pts(10) },
+  };
+  const signup = (
+    attack: boolean,
+    signals: Record<string, number> = {},
+    world = "w1",
+  ): Labelled => ({ world, seed: 1, type: "signup", attack, signals });
+  const many = (n: number, row: Labelled) => Array.from({ length: n }, () => row);
 
   it("reads each type's thresholds off its ordinary events' scores, attacks aside", () => {
     // 995 ordinary signups at 21, 5 with a new device at 50; 300 attacks at 50 do not count.
     const rows = [
-      ...Array.from({ length: 995 }, () => signup(false, false)),
-      ...Array.from({ length: 5 }, () => signup(false, true)),
-      ...Array.from({ length: 300 }, () => signup(true, true)),
+      ...many(995, signup(false)),
+      ...many(5, signup(false, { device_new: 1 })),
+      ...many(300, signup(true, { device_new: 1 })),
     ];
-    expect(scoreWith(model, signup(false, false))).toBe(21);
-    expect(scoreWith(model, signup(false, true))).toBe(50);
+    expect(scoreWith({ ...model, thresholds: {} }, signup(false))).toEqual({
+      score: 21,
+      families: 0,
+    });
+    expect(scoreWith({ ...model, thresholds: {} }, signup(false, { device_new: 1 })).score).toBe(
+      50,
+    );
     const choice = thresholdsOf(model, rows);
     expect(choice.thresholds.signup).toEqual({ review: 22, block: 22 });
     expect(choice.ordinary.signup).toBe(1000);
   });
 
+  it("the worst world's false positives, not the pooled mean's", () => {
+    // World w1: 1,000 signups at 21. World w2: 200, of which 10 (5%) at 50 on context alone.
+    const worlds = [
+      ...many(1000, signup(false, {}, "w1")),
+      ...many(190, signup(false, {}, "w2")),
+      ...many(10, signup(false, { device_new: 1 }, "w2")),
+    ];
+    // Pooled, 10 of 1,200 (0.8%) are within the 2% ceiling; in w2 alone they are not.
+    expect(thresholdsOf(model, worlds).thresholds.signup).toEqual({ review: 51, block: 51 });
+    const pooled = worlds.map((r) => ({ ...r, world: "one" }));
+    expect(thresholdsOf(model, pooled).thresholds.signup).toEqual({ review: 22, block: 22 });
+  });
+
+  it("too few ordinary events is counted over every world together", () => {
+    // 8 worlds of 30 signups: 240 together, more than MIN_ORDINARY; each world then holds its
+    // one event at 50 (3.3% of 30) above review.
+    const rows = Array.from({ length: 8 }, (_, w) => [
+      ...many(29, signup(false, {}, `w${w}`)),
+      signup(false, { device_new: 1 }, `w${w}`),
+    ]).flat();
+    const choice = thresholdsOf(model, rows);
+    expect(choice.safeDefault).not.toContain("signup");
+    expect(choice.thresholds.signup).toEqual({ review: 51, block: 51 });
+    expect(thresholdsOf(model, rows.slice(0, MIN_ORDINARY - 1)).safeDefault).toContain("signup");
+  });
+
+  it("chooses again under the caps of its own choice until the thresholds repeat", () => {
+    // 1,000 signups: 970 at 21; 20 with one family (device +10) at 31; 10 with two (network
+    // +40, device +10) at 71 uncapped. Uncapped, review 32 and block 72; under review 32 the
+    // network family counts at most +11, those 10 score 42, and block comes down to 43.
+    const rows = [
+      ...many(970, signup(false)),
+      ...many(20, signup(false, { no_browser: 1 })),
+      ...many(10, signup(false, { hosting_network: 1, no_browser: 1 })),
+    ];
+    const capped = { ...model, thresholds: { signup: { review: 32, block: 72 } } };
+    expect(scoreWith(capped, signup(false, { hosting_network: 1, no_browser: 1 }))).toEqual({
+      score: 42,
+      families: 2,
+    });
+    const choice = thresholdsOf(model, rows);
+    expect(choice.thresholds.signup).toEqual({ review: 32, block: 43 });
+    expect(choice.rounds.signup).toEqual({ rounds: 3, converged: true });
+    // With one round only, the uncapped choice stands.
+    expect(thresholdsOf(model, rows, CEILINGS, 1).thresholds.signup).toEqual({
+      review: 32,
+      block: 72,
+    });
+  });
+
   it("every type gets an entry; those without enough ordinary events the safe default", () => {
-    const choice = thresholdsOf(model, [signup(false, false)]);
+    const choice = thresholdsOf(model, [signup(false)]);
     expect(Object.keys(choice.thresholds)).toEqual([...SCREEN_TYPES]);
     expect(choice.safeDefault).toEqual([...SCREEN_TYPES]);
     expect(choice.thresholds.checkout).toEqual({ review: null, block: null });

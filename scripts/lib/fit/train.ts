@@ -1,18 +1,31 @@
 /**
  * The fit itself (pure): collected events → examples for the logistic regression (the event
  * type picks the intercept; label 1 for any event of an attack population), the L2 strength
- * chosen by log-loss on held-out seeds (one-standard-error rule), the weights rounded to what the file holds, and the
- * thresholds read off the ordinary events' scores under those rounded weights.
+ * chosen by log-loss on held-out worlds (one-standard-error rule), the weights rounded to what
+ * the file holds, and the thresholds read off the ordinary events' scores under those rounded
+ * weights, for the worst training world (thresholds.ts).
  */
 import { type Example, type Fitted, fitLogistic } from "../../../server/engine/fit.ts";
-import { scoreOf } from "../../../server/engine/score.ts";
+import { scoreAction, scoreOf } from "../../../server/engine/score.ts";
 import { SIGNAL_KEYS, type Signal, type SignalKey } from "../../../server/engine/signals.ts";
 import { SCREEN_TYPES, type ScreenType } from "../../../shared/schemas/screening.ts";
-import type { Thresholds, Weights } from "../../../shared/score/weights.ts";
-import { CEILINGS, type Ceilings, thresholdOf } from "./thresholds.ts";
+import type { Threshold, Thresholds, Weights } from "../../../shared/score/weights.ts";
+import {
+  CEILINGS,
+  type Ceilings,
+  fixedPoint,
+  guardedThresholdOf,
+  MIN_ORDINARY,
+  meetsCeilings,
+  SAFE_DEFAULT,
+  type Scored,
+  worstWorld,
+} from "./thresholds.ts";
 
 /** What the fit reads of a collected event. */
 export type Labelled = {
+  /** The simulator's world the event was played in: lambda's folds, the thresholds' worlds. */
+  world: string;
   seed: number;
   type: string;
   attack: boolean;
@@ -21,6 +34,9 @@ export type Labelled = {
 
 /** The weights as the file holds them: 3 decimals. */
 export type Model = Pick<Weights, "intercepts" | "weights">;
+
+/** What a score needs: the weights, and the thresholds its family caps read. */
+export type Scoring = Model & { thresholds: Thresholds };
 
 export const DECIMALS = 3;
 
@@ -74,30 +90,24 @@ export function oneStandardError(losses: readonly LambdaLoss[]): number {
 }
 
 /**
- * Each candidate's log-loss on seeds the fit did not see (the training seeds in `folds` folds,
- * seed i of the sorted seeds in fold i mod folds), and the one chosen by oneStandardError.
+ * Each candidate's log-loss on worlds the fit did not see (each training world a fold: fitted
+ * on the others, scored on it), and the one chosen by oneStandardError.
  */
-export function chooseLambda(
-  rows: readonly Labelled[],
-  lambdas: readonly number[],
-  folds: number,
-): LambdaChoice {
-  const seeds = [...new Set(rows.map((r) => r.seed))].sort((a, b) => a - b);
-  if (seeds.length < folds || folds < 2)
-    throw new Error(`choosing lambda needs at least ${Math.max(2, folds)} seeds`);
-  const foldOf = new Map(seeds.map((seed, i) => [seed, i % folds]));
-  const parts = Array.from({ length: folds }, (_, k) => ({
-    train: rows.filter((r) => foldOf.get(r.seed) !== k),
-    test: rows.filter((r) => foldOf.get(r.seed) === k),
+export function chooseLambda(rows: readonly Labelled[], lambdas: readonly number[]): LambdaChoice {
+  const worlds = [...new Set(rows.map((r) => r.world))].sort();
+  if (worlds.length < 2) throw new Error("choosing lambda needs at least 2 worlds");
+  const parts = worlds.map((world) => ({
+    train: rows.filter((r) => r.world !== world),
+    test: rows.filter((r) => r.world === world),
   }));
   const losses = lambdas.map((lambda) => {
     const perFold = parts.map(({ train, test }) => {
       const fitted = fitWithSigns(examplesOf(train), lambda);
       return logLoss(fitted, test) / test.length;
     });
-    const mean = perFold.reduce((a, b) => a + b, 0) / folds;
-    const variance = perFold.reduce((a, b) => a + (b - mean) ** 2, 0) / (folds - 1);
-    return { lambda, logLoss: mean, se: Math.sqrt(variance / folds) };
+    const mean = perFold.reduce((a, b) => a + b, 0) / parts.length;
+    const variance = perFold.reduce((a, b) => a + (b - mean) ** 2, 0) / (parts.length - 1);
+    return { lambda, logLoss: mean, se: Math.sqrt(variance / parts.length) };
   });
   return { lambda: oneStandardError(losses), losses };
 }
@@ -172,40 +182,89 @@ export function signalList(signals: Readonly<Record<string, number>>): Signal[] 
   }));
 }
 
-/** The score `model` gives an event (what Warden would answer with these weights). */
-export function scoreWith(model: Model, row: Pick<Labelled, "type" | "signals">): number {
-  const weights: Weights = { version: "", fitted: {}, thresholds: {}, ...model };
-  return scoreOf(row.type as ScreenType, signalList(row.signals), weights).score;
+/** The score `scoring` gives an event (what Warden would answer with these weights). */
+export function scoreWith(
+  scoring: Scoring,
+  row: Pick<Labelled, "type" | "signals">,
+): { score: number; families: number } {
+  const weights: Weights = { version: "", fitted: {}, ...scoring };
+  const scored = scoreOf(row.type as ScreenType, signalList(row.signals), weights);
+  return { score: scored.score, families: scored.families.length };
 }
+
+/** Whether a score at or above the block threshold would block (not be held at review). */
+const blockable = (score: number, families: number) =>
+  scoreAction(score, { review: score, block: score }, families) === "block";
 
 export type ThresholdChoice = {
   thresholds: Thresholds;
-  /** Ordinary events per type the thresholds were read from. */
+  /** Ordinary events per type the thresholds were read from, every world together. */
   ordinary: Partial<Record<ScreenType, number>>;
   /** Types with too few ordinary events: no threshold (thresholds.ts SAFE_DEFAULT). */
   safeDefault: ScreenType[];
+  /** Types where no round's thresholds met the ceilings under their own caps: no threshold. */
+  unmet: ScreenType[];
+  /** Rounds of the fixed point per type, and whether its thresholds repeated. */
+  rounds: Partial<Record<ScreenType, { rounds: number; converged: boolean }>>;
 };
 
-/** Per event type, the thresholds meeting `ceilings` on the ordinary events of `rows`. */
+const sameThreshold = (a: Threshold, b: Threshold) => a.review === b.review && a.block === b.block;
+
+/**
+ * Per event type, the thresholds meeting `ceilings` on the ordinary events of every world of
+ * `rows` (the worst world's), found by fixed point since the caps on each family's points read
+ * them: chosen on uncapped scores, scored again under the caps of that choice, chosen again.
+ */
 export function thresholdsOf(
   model: Model,
   rows: readonly Labelled[],
   ceilings: Ceilings = CEILINGS,
+  rounds = 6,
 ): ThresholdChoice {
-  const scores = new Map<string, number[]>();
+  const ordinary = new Map<string, Labelled[]>();
   for (const row of rows) {
     if (row.attack) continue;
-    const list = scores.get(row.type) ?? [];
-    list.push(scoreWith(model, row));
-    scores.set(row.type, list);
+    const list = ordinary.get(row.type) ?? [];
+    list.push(row);
+    ordinary.set(row.type, list);
   }
-  const choice: ThresholdChoice = { thresholds: {}, ordinary: {}, safeDefault: [] };
+  const choice: ThresholdChoice = {
+    thresholds: {},
+    ordinary: {},
+    safeDefault: [],
+    unmet: [],
+    rounds: {},
+  };
   for (const type of SCREEN_TYPES) {
-    const list = scores.get(type) ?? [];
-    const { safeDefault, ...threshold } = thresholdOf(list, ceilings);
-    choice.thresholds[type] = threshold;
+    const list = ordinary.get(type) ?? [];
     choice.ordinary[type] = list.length;
-    if (safeDefault) choice.safeDefault.push(type);
+    if (list.length < MIN_ORDINARY) {
+      choice.thresholds[type] = { ...SAFE_DEFAULT };
+      choice.safeDefault.push(type);
+      continue;
+    }
+    const worlds = [...new Set(list.map((r) => r.world))].sort();
+    /** Each world's events of the type, scored under `threshold`'s caps (null: uncapped). */
+    const byWorld = (threshold: Threshold | null): Scored[][] => {
+      const scoring = { ...model, thresholds: threshold ? { [type]: threshold } : {} };
+      return worlds.map((world) =>
+        list
+          .filter((r) => r.world === world)
+          .map((r) => {
+            const { score, families } = scoreWith(scoring, r);
+            return { score, blockable: blockable(score, families) };
+          }),
+      );
+    };
+    const found = fixedPoint<Threshold>(
+      (previous) => worstWorld(byWorld(previous).map((w) => guardedThresholdOf(w, ceilings))),
+      (t) => byWorld(t).every((w) => meetsCeilings(w, t, ceilings)),
+      sameThreshold,
+      rounds,
+    );
+    choice.rounds[type] = { rounds: found.rounds, converged: found.converged };
+    choice.thresholds[type] = found.value ?? { ...SAFE_DEFAULT };
+    if (!found.value) choice.unmet.push(type);
   }
   return choice;
 }

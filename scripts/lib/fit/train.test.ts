@@ -71,7 +71,7 @@ describe("thresholdsOf", () => {
   // Signups start at 50 + 10/ln2 · (−2) = 21.
   const model = {
     intercepts: { signup: -2 },
-    weights: { device_new: pts(29), hosting_network: pts(40), no_browser: pts(10) },
+    weights: { device_new: pts(29), hosting_network: pts(40), no_browser: pts(15) },
   };
   const signup = (
     attack: boolean,
@@ -126,26 +126,26 @@ describe("thresholdsOf", () => {
   });
 
   it("chooses again under the caps of its own choice until the thresholds repeat", () => {
-    // 1,000 signups: 970 at 21; 20 with one family (device +10) at 31; 10 with two (network
-    // +40, device +10) at 71 uncapped. Uncapped, review 32 and block 72; under review 32 the
-    // network family counts at most +11, those 10 score 42, and block comes down to 43.
+    // 1,000 signups: 970 at 21; 20 with one family (device +15) at 36; 10 with two (network
+    // +40, device +15) at 76 uncapped. Uncapped, review 37 and block 77; under review 37 the
+    // network family counts at most +16, those 10 score 52, and block comes down to 53.
     const rows = [
       ...many(970, signup(false)),
       ...many(20, signup(false, { no_browser: 1 })),
       ...many(10, signup(false, { hosting_network: 1, no_browser: 1 })),
     ];
-    const capped = { ...model, thresholds: { signup: { review: 32, block: 72 } } };
+    const capped = { ...model, thresholds: { signup: { review: 37, block: 77 } } };
     expect(scoreWith(capped, signup(false, { hosting_network: 1, no_browser: 1 }))).toEqual({
-      score: 42,
+      score: 52,
       families: 2,
     });
     const choice = thresholdsOf(model, rows);
-    expect(choice.thresholds.signup).toEqual({ review: 32, block: 43 });
+    expect(choice.thresholds.signup).toEqual({ review: 37, block: 53 });
     expect(choice.rounds.signup).toEqual({ rounds: 3, converged: true });
     // With one round only, the uncapped choice stands.
     expect(thresholdsOf(model, rows, CEILINGS, 1).thresholds.signup).toEqual({
-      review: 32,
-      block: 72,
+      review: 37,
+      block: 77,
     });
   });
 

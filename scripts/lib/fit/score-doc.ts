@@ -139,6 +139,7 @@ chosen on uncapped scores, the scores recomputed under that choice's caps and th
 chosen again until they repeat (rounds per type: ${rounds}).
 A type with fewer than ${MIN_ORDINARY} ordinary training events, every world together, gets no
 threshold (its score shown, never acted on); per the file: ${String(w.fitted.no_threshold_below ?? "")}.
+Nor does a type none of whose rounds met the ceilings in every world; ${String(w.fitted.no_threshold_met ?? "")}.
 
 ${types}
 

@@ -12,8 +12,11 @@
  *   --events 2500 --hours 1 --template each   (as npm run simulate: each = every template alone,
  *                   then every rule; add `all` for every rule plus every template)
  *   --jobs 2   --dir bench/results/worlds
+ *   --reuse   a world whose JSON is already in --dir is read, not played again (a run cut short
+ *             goes on where it stopped; worlds played with other --template runs are summed up)
  */
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -42,6 +45,7 @@ const hours = Number(args.hours ?? 1);
 const template = args.template ?? "each,all";
 const jobs = Math.max(1, Number(args.jobs ?? Math.min(2, availableParallelism())));
 const dir = args.dir ?? "bench/results/worlds";
+const reuse = process.argv.includes("--reuse");
 
 /** "default,random-3..5" → default, random-3, random-4, random-5. */
 function expand(list: string): string[] {
@@ -64,23 +68,28 @@ function seedOf(world: string): number {
   return seed;
 }
 
-function play(world: string): Promise<WorldRun> {
+async function play(world: string): Promise<WorldRun> {
   const seed = seedOf(world);
   const out = join(dir, `${world}-${seed}.json`);
+  if (reuse && existsSync(join(ROOT, out))) return read(world, seed, out);
   const argv = [
     ...["--import", "tsx", "scripts/simulate.ts"],
     ...["--world", world, "--seed", String(seed), "--events", String(events)],
     ...["--hours", String(hours), "--template", template, "--out", out],
   ];
-  return new Promise((done, fail) => {
-    execFile(process.execPath, argv, { cwd: ROOT, maxBuffer: 64 << 20 }, async (error) => {
-      if (error) return fail(new Error(`${world}: ${error.message}`));
-      const report = JSON.parse(await readFile(join(ROOT, out), "utf8")) as {
-        figures: ConfigurationFigures[];
-      };
-      done({ world, seed, figures: report.figures });
-    });
+  await new Promise<void>((done, fail) => {
+    execFile(process.execPath, argv, { cwd: ROOT, maxBuffer: 64 << 20 }, (error) =>
+      error ? fail(new Error(`${world}: ${error.message}`)) : done(),
+    );
   });
+  return read(world, seed, out);
+}
+
+async function read(world: string, seed: number, out: string): Promise<WorldRun> {
+  const report = JSON.parse(await readFile(join(ROOT, out), "utf8")) as {
+    figures: ConfigurationFigures[];
+  };
+  return { world, seed, figures: report.figures };
 }
 
 async function main() {

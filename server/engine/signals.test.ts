@@ -158,10 +158,22 @@ describe("signalsOf", () => {
       expected: { refunds: 1.585, disputes: 1, returning_account: 1 },
     },
     {
-      name: "the 16th request in a minute, capped",
+      name: "the 201st request in a minute from an address, capped",
       subject: event({ type: "request", browser }),
       features: { counts: counts({ requestsLastMinute: { ip: 200, device: 15 } }) },
-      expected: { requests_per_minute: 7, returning_account: 1 },
+      expected: { requests_per_minute: 6, returning_account: 1 },
+    },
+    {
+      name: "a household's pages: up to a person's pace, nothing to say",
+      subject: event({ type: "request", browser }),
+      features: { counts: counts({ requestsLastMinute: { ip: 10, device: 3 } }) },
+      expected: { returning_account: 1 },
+    },
+    {
+      name: "a scraper's 25th page in a minute: counted past a person's pace",
+      subject: event({ type: "request", browser }),
+      features: { counts: counts({ requestsLastMinute: { ip: 2, device: 25 } }) },
+      expected: { requests_per_minute: 4, returning_account: 1 },
     },
     {
       name: "a referral naming a referrer first seen 2 h ago, its 3rd this hour",

@@ -62,8 +62,21 @@ describe("rule_entropy with browser signals", () => {
       observed: null,
     },
     {
-      name: "a person with a random email: the email reason",
+      name: "odd_handle: a person the collector saw, with a random-looking address: theirs, no reason",
       browser: { webdriver: false, behavior: person },
+      random: true,
+      observed: null,
+    },
+    {
+      name: "a random email with no behaviour seen (a backend call, no collector): the email reason",
+      browser: null,
+      random: true,
+      observed: 1.2,
+      limit: 0.92,
+    },
+    {
+      name: "a random email from a browser that sent no behaviour: the email reason",
+      browser: { webdriver: false, behavior: null },
       random: true,
       observed: 1.2,
       limit: 0.92,

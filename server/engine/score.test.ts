@@ -141,11 +141,7 @@ describe("no single kind of evidence blocks", () => {
   });
 
   it("what every newcomer carries moves a score below review, never to it", () => {
-    const scored = scoreOf(
-      "signup",
-      [signal("account_new", 1), signal("device_new", 1)],
-      guarded,
-    );
+    const scored = scoreOf("signup", [signal("account_new", 1), signal("device_new", 1)], guarded);
     // 29 + 29 points of context, capped at 40 - 1 - 7 = 32.
     expect(scored.score).toBe(39);
     expect(scored.families).toEqual([]);

@@ -131,7 +131,8 @@ export function scoreAction(
   families: number = FAMILIES.length,
 ): "block" | "review" | null {
   if (!threshold) return null;
-  if (threshold.block !== null && score >= threshold.block) return families >= 2 ? "block" : "review";
+  if (threshold.block !== null && score >= threshold.block)
+    return families >= 2 ? "block" : "review";
   if (threshold.review !== null && score >= threshold.review) return "review";
   return null;
 }

@@ -207,14 +207,24 @@ describe("signalsOf", () => {
   });
 
   it("a person's address at a company's new domain is context, never counted as a farm", () => {
-    for (const email of ["kim.lee@acme.io", "klee@acme.io", "kim@acme.io", "kim.lee+warden@acme.io"]) {
+    for (const email of [
+      "kim.lee@acme.io",
+      "klee@acme.io",
+      "kim@acme.io",
+      "kim.lee+warden@acme.io",
+    ]) {
       const signals = signalsOf(
         event({ email, browser }),
         policy(),
         on({
           counts: counts({
             domainSignups30Days: { domain: 19 },
-            domainSignupsLastHour: { domain: 19, domainNet: 1, domainMadeUp: 0, domainMadeUpNet: 0 },
+            domainSignupsLastHour: {
+              domain: 19,
+              domainNet: 1,
+              domainMadeUp: 0,
+              domainMadeUpNet: 0,
+            },
           }),
         }),
       );

@@ -11,13 +11,13 @@ import { emailDomain, looksLikeAPerson } from "./email-domain.ts";
 import { MAILBOX_PROVIDERS, typoOf } from "./email-typo.ts";
 import { LINK_WINDOW, regularity } from "./links.ts";
 import { requestInconsistency } from "./request-consistency.ts";
+import { madeUpElsewhere } from "./rules/email.ts";
 import {
   MIN_KEY_INTERVAL_SD_MS,
   MIN_TIME_TO_SUBMIT_MS,
   PERSON_POINTER_EVENTS,
   TYPED_KEYS,
 } from "./rules/entropy.ts";
-import { madeUpElsewhere } from "./rules/email.ts";
 import { throughText } from "./rules/farming.ts";
 import { RELAY_NETWORKS } from "./rules/timezone-mismatch.ts";
 import type { EventSubject, Features, Policy } from "./types.ts";
@@ -79,14 +79,7 @@ export type SignalKey = (typeof SIGNAL_KEYS)[number];
  * (a new account, a new device, a domain first seen): it moves a score below review, never
  * toward a block.
  */
-export const FAMILIES = [
-  "identity",
-  "network",
-  "email",
-  "device",
-  "behaviour",
-  "history",
-] as const;
+export const FAMILIES = ["identity", "network", "email", "device", "behaviour", "history"] as const;
 export type Family = (typeof FAMILIES)[number];
 
 export const SIGNAL_FAMILY: Readonly<Record<SignalKey, Family | "context">> = {

@@ -73,7 +73,9 @@ export const email: Rule = {
       };
     }
     if (!features.disposableDomains.has(domain)) {
-      return subject.kind === "event" ? freshDomain(subject.type, subject.email, domain, policy, features) : null;
+      return subject.kind === "event"
+        ? freshDomain(subject.type, subject.email, domain, policy, features)
+        : null;
     }
     if (subject.kind === "charge") {
       return {
@@ -117,8 +119,7 @@ function freshDomain(
   const hour = domainSignups.read(features);
   const month = domainSeen.read(features);
   if (!hour || !month || month.domain > hour.domain) return null;
-  if (looksLikeAPerson(email, features.emailRandomness?.random ?? false))
-    return null;
+  if (looksLikeAPerson(email, features.emailRandomness?.random ?? false)) return null;
   const elsewhere = madeUpElsewhere(hour) + 1;
   if (elsewhere <= limit) return null;
   return {

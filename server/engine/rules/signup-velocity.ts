@@ -15,8 +15,8 @@
  */
 import { declare, fixed, HOUR } from "../counting.ts";
 import type { EventSubject, Features, Finding, Rule } from "../types.ts";
-import { MIN_TIME_TO_SUBMIT_MS } from "./entropy.ts";
 import { ordinal } from "../words.ts";
+import { MIN_TIME_TO_SUBMIT_MS } from "./entropy.ts";
 
 /** An address the offline data places at an internet provider that is not a host: shared by its NAT. */
 function consumerNetwork(features: Features): boolean {
@@ -63,7 +63,9 @@ export const signupVelocity: Rule = {
     // A person on a VPN: reviewed past the limits below, not blocked.
     const person = !!subject.deviceId && counts.device === 0 && filledByHand(subject, features);
     const shared = {
-      why: person ? ": a person's browser filled it (a VPN's users share its network), reviewed" : "",
+      why: person
+        ? ": a person's browser filled it (a VPN's users share its network), reviewed"
+        : "",
     };
     if (!consumerNetwork(features)) {
       const fromIp = counts.ip + 1;

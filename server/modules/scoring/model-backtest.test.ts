@@ -48,16 +48,26 @@ function labelled(n: number, seed: number, truth: number): Aggregate[] {
 
 describe("actionOf", () => {
   // Baseline 50 + 14.4·(−3) = 7; each 0.5 weight adds 7 points per unit.
-  const heavy = { ...PRIOR, weights: { ...PRIOR.weights, hosting_network: 5 } }; // +72
+  // hosting_network +72 (network, capped at 65 − 7 = 58), disposable_email +43 (email).
+  const heavy = {
+    ...PRIOR,
+    weights: { ...PRIOR.weights, hosting_network: 5, disposable_email: 3 },
+  };
   it.each([
     ["nothing fires", { type: "signup", x: {}, rule: null }, PRIOR, null],
     ["a rule blocked it", { type: "signup", x: {}, rule: "block" }, PRIOR, "block"],
     ["a rule reviewed it", { type: "signup", x: {}, rule: "review" }, PRIOR, "review"],
     [
-      "the score passes block (7 + 72 + 7 = 86)",
-      { type: "signup", x: { hosting_network: 1, account_new: 1 }, rule: null },
+      "the score passes block on two families (7 + 58 + 43)",
+      { type: "signup", x: { hosting_network: 1, disposable_email: 1 }, rule: null },
       heavy,
       "block",
+    ],
+    [
+      "one family and context pass block: held at review (7 + 58 + 17 = 82)",
+      { type: "signup", x: { hosting_network: 1, account_new: 1 }, rule: null },
+      { ...heavy, weights: { ...heavy.weights, account_new: 1.2 } },
+      "review",
     ],
     [
       "the score passes review only (7 + 72 = 79)",
@@ -67,7 +77,7 @@ describe("actionOf", () => {
     ],
     [
       "a rule's review and the score's block: block",
-      { type: "signup", x: { hosting_network: 1, account_new: 1 }, rule: "review" },
+      { type: "signup", x: { hosting_network: 1, disposable_email: 1 }, rule: "review" },
       heavy,
       "block",
     ],

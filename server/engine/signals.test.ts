@@ -166,13 +166,13 @@ describe("signalsOf", () => {
     {
       name: "a household's pages: up to a person's pace, nothing to say",
       subject: event({ type: "request", browser }),
-      features: { counts: counts({ requestsLastMinute: { ip: 10, device: 3 } }) },
+      features: { counts: counts({ requestsLastMinute: { ip: 6, device: 3 } }) },
       expected: { returning_account: 1 },
     },
     {
-      name: "a scraper's 25th page in a minute: counted past a person's pace",
+      name: "a scraper's 22nd page in a minute: counted past a person's pace",
       subject: event({ type: "request", browser }),
-      features: { counts: counts({ requestsLastMinute: { ip: 2, device: 25 } }) },
+      features: { counts: counts({ requestsLastMinute: { ip: 2, device: 21 } }) },
       expected: { requests_per_minute: 4, returning_account: 1 },
     },
     {

@@ -144,7 +144,7 @@ export function logCount(n: number, cap = 4): number {
 }
 
 /** Pages a minute people make from one address or device (a household together, reading fast). */
-export const PERSON_REQUESTS_PER_MINUTE = 10;
+export const PERSON_REQUESTS_PER_MINUTE = 6;
 
 /** An account first seen this long before the event is a returning customer's. */
 const RETURNING = 7 * DAY;

@@ -217,6 +217,31 @@ describe("evaluate with the risk score", () => {
     });
   });
 
+  it("a block on one family of evidence is held at review, and the reason says so", () => {
+    // Review and block both at 48: the hosting network alone (+29, capped at 48 − 21 = 27)
+    // reaches block and is held; with no browser (+29, device) and a disposable inbox (+43,
+    // email) beside it, three families block.
+    const network = event({ email: "x@gmail.com", deviceId: "dev-1" });
+    const onlyNetwork = evaluate(
+      network,
+      scored({ signup: { review: 48, block: 48 } }),
+      eventFeatures({ geo: { country: "DE", asn: 24940, hosting: true } }),
+    );
+    expect(onlyNetwork.decision).toBe("review");
+    expect(onlyNetwork.reasons).toEqual([
+      {
+        rule: "risk_score",
+        action: "review",
+        message:
+          "risk score reached the block threshold 48 for a signup (+29 from a hosting provider's network (AS24940)); held at review (48): evidence from one family only (network), a block needs two",
+        observed: 48,
+        limit: 48,
+      },
+    ]);
+    const two = evaluate(risky, scored({ signup: { review: 48, block: 48 } }), riskyFeatures);
+    expect(two).toMatchObject({ decision: "block", reasons: [{ action: "block", limit: 48 }] });
+  });
+
   it("thresholds of another event type, or none, leave the decision to the rules", () => {
     expect(
       evaluate(risky, scored({ checkout: { review: 1, block: 2 } }), riskyFeatures).decision,

@@ -85,14 +85,18 @@ export function evaluate(subject: Subject, policy: Policy, features: Features): 
     contributions = scored.contributions;
     const action = scoreAction(scored.score, threshold, scored.families.length);
     if (action && threshold) {
-      const limit = (action === "block" ? threshold.block : threshold.review) as number;
-      const held = scored.held
-        ? `; held at review: evidence from ${scored.families.length === 1 ? `one family only (${scored.families[0]})` : "no family"}, a block needs two`
-        : "";
+      // Held: the score reached block on fewer than two families and reviews (score.ts).
+      const limit = (
+        action === "block" || scored.held ? threshold.block : threshold.review
+      ) as number;
+      const evidence =
+        scored.families.length === 1 ? `one family only (${scored.families[0]})` : "no family";
       reasons.push({
         rule: "risk_score",
         action,
-        message: `risk score ${scored.score} is at or above the ${action} threshold ${limit} for a ${subject.type} (${topSignals(contributions)})${held}`,
+        message: scored.held
+          ? `risk score reached the block threshold ${limit} for a ${subject.type} (${topSignals(contributions)}); held at review (${scored.score}): evidence from ${evidence}, a block needs two`
+          : `risk score ${scored.score} is at or above the ${action} threshold ${limit} for a ${subject.type} (${topSignals(contributions)})`,
         observed: scored.score,
         limit,
       });

@@ -466,7 +466,12 @@ describe.each(DB_KINDS)("labels that teach (%s)", (kind) => {
         -1,
       ]);
     }
-    expect(negative?.message).toMatch(/signups network \+7\.0 → −\d+\.\d points/);
+    const shippedNetwork = (
+      POINTS_PER_LOG_ODDS * (DEFAULT_WEIGHTS.weights.signups_network ?? 0)
+    ).toFixed(1);
+    expect(negative?.message).toMatch(
+      new RegExp(`signups network \\+${shippedNetwork.replace(".", "\\.")} → −\\d+\\.\\d points`),
+    );
     expect(source).toMatchObject({
       source: { kind: "api_key", id: backend.keyId, name: expect.stringMatching(/^"leaked"/) },
       labels: 2 * POISONED,

@@ -70,7 +70,18 @@ describe.each(DB_KINDS)("risk score contributions over HTTP (%s)", (kind) => {
     const backend = await backendOf(t, merchant);
     const answer = await backend.decide(SIGNALLED);
 
-    const [first, ...signals] = answer.contributions;
+    const [first, ...rest] = answer.contributions;
+    // The signals, then the caps and the hold (decision 030): negative, without a value, last.
+    const signals = rest.filter((c) => !/^(cap_|held_at_review$)/.test(c.signal));
+    const adjustments = rest.slice(signals.length);
+    expect([...signals, ...adjustments]).toEqual(rest);
+    for (const c of adjustments) {
+      expect(c.signal).toMatch(
+        /^(cap_(context|identity|network|email|device|behaviour|history)|held_at_review)$/,
+      );
+      expect(c.points).toBeLessThan(0);
+      expect(c).not.toHaveProperty("value");
+    }
     expect(first).toEqual({
       signal: "baseline",
       points: expect.any(Number),

@@ -31,6 +31,20 @@ describe("decisionUnder", () => {
   ] as const)("%s scored %i with rules %s → %s", (type, score, rules, thresholds, decision) => {
     expect(decisionUnder({ type, score, rules }, thresholds)).toBe(decision);
   });
+
+  it("a score held at review on fewer than two families of evidence stays held under any thresholds", () => {
+    expect(decisionUnder({ type: "signup", score: 79, rules: "none", held: true }, T)).toBe(
+      "review",
+    );
+    const lower = { signup: { review: 40, block: 50 } };
+    expect(decisionUnder({ type: "signup", score: 79, rules: "none", held: true }, lower)).toBe(
+      "review",
+    );
+    expect(decisionUnder({ type: "signup", score: 79, rules: "none" }, lower)).toBe("block");
+    expect(decisionUnder({ type: "signup", score: 79, rules: "block", held: true }, lower)).toBe(
+      "block",
+    );
+  });
 });
 
 describe("tallyPreview", () => {

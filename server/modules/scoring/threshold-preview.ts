@@ -3,10 +3,11 @@
  * own reasons (pure: the repository counts the screenings by type, score, what the rules said
  * and label; this tallies the counts). A screening's decision under a set of thresholds is
  * the rules' own action combined with the threshold's: block wins over review, review over
- * allow, as the engine combines them; one an allow-list entry decided stays allowed. The
- * stored score was capped and held under the thresholds of its day (score.ts): a preview of
- * lower thresholds reads it as it is, so a score held at review on one family of evidence may
- * show as blocked here where the engine would hold it again; the preview errs toward blocks.
+ * allow, as the engine combines them; one an allow-list entry decided stays allowed. A score
+ * held at review (fewer than two families of evidence, decision 030) stays held under any
+ * thresholds. One that was not held is read as it is: under lower thresholds, a score on one
+ * family that never reached block may show as blocked where the engine would hold it, so the
+ * preview errs toward blocks.
  */
 
 import type {
@@ -30,17 +31,19 @@ export type PreviewGroup = {
   score: number;
   rules: RulesVerdict;
   truth: Truth;
+  /** Held at review on fewer than two families of evidence when it was screened. */
+  held?: boolean;
   count: number;
 };
 
 /** A screening's decision under `thresholds`. */
 export function decisionUnder(
-  group: Pick<PreviewGroup, "type" | "score" | "rules">,
+  group: Pick<PreviewGroup, "type" | "score" | "rules" | "held">,
   thresholds: Thresholds,
 ): "allow" | "review" | "block" {
   if (group.rules === "allowed") return "allow";
   if (group.rules === "block") return "block";
-  const byScore = scoreAction(group.score, thresholds[group.type]);
+  const byScore = scoreAction(group.score, thresholds[group.type], group.held ? 1 : undefined);
   if (byScore) return byScore;
   return group.rules === "review" ? "review" : "allow";
 }

@@ -17,7 +17,9 @@ export type Window = { from: Date; to: Date };
  * allow-list entry decided keeps its allow; an allow had no reasons; a block or review without
  * the score's reason (risk_score) was the rules' own; only the rest read their reasons (the
  * engine's, as stored) for one that is not the score's. Truth: the newest label, else the
- * review (denied: fraud, approved: legitimate). Grouped by hash: a few thousand rows at most.
+ * review (denied: fraud, approved: legitimate). Held: the score reached block on fewer than
+ * two families of evidence and was held at review (decision 030); it would be held under any
+ * thresholds. Grouped by hash: a few thousand rows at most.
  */
 export const PREVIEW_GROUPS = `
   WITH l AS (
@@ -38,16 +40,18 @@ export const PREVIEW_GROUPS = `
          CASE WHEN l.fraud OR (l.fraud IS NULL AND s."reviewStatus" = 'denied') THEN 'fraud'
               WHEN NOT l.fraud OR (l.fraud IS NULL AND s."reviewStatus" = 'approved')
                 THEN 'legitimate' END AS truth,
+         coalesce(jsonb_path_exists(s."contributions", '$[*] ? (@.signal == "held_at_review")'), false) AS held,
          count(*)::int AS n
     FROM "Screening" s LEFT JOIN l ON l.id = s."id"
    WHERE s."accountId" = $1 AND s."createdAt" >= $2::timestamp AND s."createdAt" <= $3::timestamp
-   GROUP BY 1, 2, 3, 4`;
+   GROUP BY 1, 2, 3, 4, 5`;
 
 type GroupRow = {
   type: ScreenType;
   score: number;
   rules: RulesVerdict | "unscored";
   truth: Truth;
+  held: boolean;
   n: number;
 };
 
@@ -65,9 +69,9 @@ export function createThresholdsRepository(sql: SqlRunner) {
       ]);
       const groups: PreviewGroup[] = [];
       let unscored = 0;
-      for (const { type, score, rules, truth, n } of rows) {
+      for (const { type, score, rules, truth, held, n } of rows) {
         if (rules === "unscored") unscored += Number(n);
-        else groups.push({ type, score: Number(score), rules, truth, count: Number(n) });
+        else groups.push({ type, score: Number(score), rules, truth, held, count: Number(n) });
       }
       return { groups, unscored };
     },

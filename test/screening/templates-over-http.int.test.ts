@@ -49,9 +49,9 @@ const CASES: Case[] = [
     },
     before: [],
     event: { type: "checkout", email: "disputer@example.com" },
-    // The rule reviews; the template's score threshold for checkouts blocks: a dispute alone
-    // weighs about 78 points (default-weights.json), above the block threshold.
-    decision: "block",
+    // The rule reviews; so does the score: a dispute alone is one family of evidence
+    // (history), held at review however much it weighs (decision 030).
+    decision: "review",
     rule: "rule_farming",
     message: /1 dispute\(s\) in 180 days/,
   },

@@ -60,8 +60,13 @@ export const signupVelocity: Rule = {
       };
     }
     if (!subject.ip) return null;
-    // A person on a VPN: reviewed past the limits below, not blocked.
-    const person = !!subject.deviceId && counts.device === 0 && filledByHand(subject, features);
+    // A person on a VPN (a hosting network's address): reviewed past the limits below, not
+    // blocked. An address no data places keeps its limits.
+    const person =
+      !!features.geo?.hosting &&
+      !!subject.deviceId &&
+      counts.device === 0 &&
+      filledByHand(subject, features);
     const shared = {
       why: person
         ? ": a person's browser filled it (a VPN's users share its network), reviewed"

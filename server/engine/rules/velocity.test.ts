@@ -156,6 +156,15 @@ describe("rule_signup_velocity and shared addresses", () => {
     );
     expect(person).toMatchObject({ review: true, observed: 9, limit: 5 });
     expect(person?.message).toMatch(/a person's browser filled it .*reviewed$/);
+    // An address no data places keeps its limits, hands or not: only a hosting network's users
+    // are a VPN's.
+    const unplaced = signupVelocity.check(
+      event({ ip: "203.0.113.50", deviceId: "wd1_new", browser: byHand }),
+      on,
+      eventFeatures({ geo: null, counts: signupCounts({ ip: 5 }) }),
+    );
+    expect(unplaced).toMatchObject({ observed: 6, limit: 5 });
+    expect(unplaced?.review).toBeUndefined();
     // The same with no hands on the form, automation, or a device that signed up before: blocked.
     for (const [subject, device] of [
       [event({ ip: "185.156.46.140", deviceId: "wd1_new", browser }), 0],

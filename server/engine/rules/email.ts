@@ -31,7 +31,7 @@ const disposableSignups = declare({
  * Signups with this email domain (and from this network) in the last hour, all of them and
  * those with made-up addresses: new domains only.
  */
-export const domainSignups = declare({
+const domainSignups = declare({
   group: "domainSignupsLastHour",
   kinds: ["domain", "domainNet", "domainMadeUp", "domainMadeUpNet"],
   asks: ["signup"],

@@ -67,40 +67,29 @@ export const signupVelocity: Rule = {
       !!subject.deviceId &&
       counts.device === 0 &&
       filledByHand(subject, features);
-    const shared = {
-      why: person
-        ? ": a person's browser filled it (a VPN's users share its network), reviewed"
-        : "",
-    };
+    const over = (what: string, observed: number, limit: number, how = ""): Finding => ({
+      message: `${ordinal(observed)} signup from ${what} in 1 h${how} (limit ${limit})${person ? ": a person's browser filled it (a VPN's users share its network), reviewed" : ""}`,
+      observed,
+      limit,
+      ...(person ? { review: true } : {}),
+    });
     if (!consumerNetwork(features)) {
       const fromIp = counts.ip + 1;
-      if (fromIp > s.per_ip_per_hour) {
-        return {
-          message: `${ordinal(fromIp)} signup from ${subject.ip} in 1 h (limit ${s.per_ip_per_hour})${shared.why}`,
-          observed: fromIp,
-          limit: s.per_ip_per_hour,
-          ...(person ? { review: true } : {}),
-        };
-      }
+      if (fromIp > s.per_ip_per_hour) return over(subject.ip, fromIp, s.per_ip_per_hour);
       const fromSubnet = counts.subnet + 1;
       if (fromSubnet > s.per_subnet_per_hour) {
         const net = subject.ip.includes(":") ? "/48" : "/24";
-        return {
-          message: `${ordinal(fromSubnet)} signup from the ${net} of ${subject.ip} in 1 h (limit ${s.per_subnet_per_hour})${shared.why}`,
-          observed: fromSubnet,
-          limit: s.per_subnet_per_hour,
-          ...(person ? { review: true } : {}),
-        };
+        return over(`the ${net} of ${subject.ip}`, fromSubnet, s.per_subnet_per_hour);
       }
       const geo = features.geo;
       const fromNetwork = counts.network + 1;
       if (geo?.hosting && fromNetwork > s.per_network_per_hour) {
-        return {
-          message: `${ordinal(fromNetwork)} signup from hosting network AS${geo.asn} in 1 h, across its ranges (limit ${s.per_network_per_hour})${shared.why}`,
-          observed: fromNetwork,
-          limit: s.per_network_per_hour,
-          ...(person ? { review: true } : {}),
-        };
+        return over(
+          `hosting network AS${geo.asn}`,
+          fromNetwork,
+          s.per_network_per_hour,
+          ", across its ranges",
+        );
       }
     }
     const geo = features.geo;

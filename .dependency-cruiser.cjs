@@ -7,6 +7,8 @@
  * A module is a folder server/modules/<name>/ (stripe's ingest, actions, import and connect
  * are one module). What another module may import from it:
  * - its services (`*.service.ts`, or a `*.types.ts` if it grows one): its public surface;
+ * - its entry (`<module>.entry.ts`): pure functions others must compute exactly as it does
+ *   (screening's identity digests, email and IP keys, replay inputs; decision 032);
  * - its repository types, type-only: a service's dependencies name the repository it is
  *   handed; only the wiring (server/services.ts and server/wiring/) creates them.
  * Anything else (a helper, a feature extractor, an SQL file) is the module's own business.
@@ -15,25 +17,10 @@
 
 /** Tests may reach into what they test. */
 const TEST = "\\.test\\.tsx?$";
-/** A module's public surface: its services and types. */
-const ENTRY = "\\.(service|types)\\.ts$";
-
-/**
- * Known exceptions, each an import of a screening internal by a module that must compute
- * exactly what screening computes, so copying the code is worse than the reach:
- * - backtest replays past events offline through screening's own input assembly and probes
- *   (screening-inputs.ts, probes.ts, identities.ts), so a replay scores as live traffic did;
- * - collector and review key a device or a person as screening does (features/identity.ts,
- *   identities.ts); privacy finds the spellings of an email that reach one inbox with the
- *   same fold the rules count by (features/identity.ts normalizeEmail).
- * To remove: screening exports these through an entry point (e.g. screening.types.ts or a
- * replay service), and this list shrinks. Nothing else may join it without a reason here.
- */
-const KNOWN_FROM = "^server/modules/(backtest|collector|review|privacy)/";
-const KNOWN_TO = [
-  "^server/modules/screening/(screening-inputs|probes|identities)\\.ts$",
-  "^server/modules/screening/features/identity\\.ts$",
-];
+/** What transport may call: a module's services and types. */
+const SERVICE = "\\.(service|types)\\.ts$";
+/** What another module may import: the same, and the module's entry of pure functions. */
+const ENTRY = "\\.(service|types|entry)\\.ts$";
 
 module.exports = {
   forbidden: [
@@ -55,23 +42,12 @@ module.exports = {
     {
       name: "no-module-internals",
       comment:
-        "A module imports another module's internals: use its service (or its types), or move what both need to a shared place (server/lib, server/db, shared).",
+        "A module imports another module's internals: use its service (or its types or entry), or move what both need to a shared place (server/lib, server/db, shared).",
       severity: "error",
-      from: { path: "^server/modules/([^/]+)/", pathNot: [KNOWN_FROM, TEST] },
+      from: { path: "^server/modules/([^/]+)/", pathNot: TEST },
       to: {
         path: "^server/modules/",
         pathNot: ["^server/modules/$1/", ENTRY, "\\.repository\\.ts$"],
-      },
-    },
-    {
-      name: "no-module-internals",
-      comment:
-        "The same rule for the modules with known exceptions (KNOWN_TO, with reasons above).",
-      severity: "error",
-      from: { path: KNOWN_FROM, pathNot: TEST },
-      to: {
-        path: "^server/modules/",
-        pathNot: ["^server/modules/$1/", ENTRY, "\\.repository\\.ts$", ...KNOWN_TO],
       },
     },
     {
@@ -92,7 +68,7 @@ module.exports = {
         "Transport only adapts: a route or router calls a module's service, never its repository or helpers.",
       severity: "error",
       from: { path: "^server/transport/", pathNot: TEST },
-      to: { path: "^server/modules/", pathNot: ENTRY },
+      to: { path: "^server/modules/", pathNot: SERVICE },
     },
   ],
   options: {

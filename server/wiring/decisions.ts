@@ -14,7 +14,7 @@ import { createLiveService } from "../modules/live/live.service.ts";
 import { createChargeReviewRepository } from "../modules/review/charge-review.repository.ts";
 import { createReviewRepository } from "../modules/review/review.repository.ts";
 import { createReviewService } from "../modules/review/review.service.ts";
-import { createDigestKeys } from "../modules/screening/identities.ts";
+import { createDigestKeys } from "../modules/screening/screening.entry.ts";
 import {
   labelCreatedEvent,
   reviewSettledEvent,

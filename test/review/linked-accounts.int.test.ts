@@ -6,7 +6,7 @@
  * email, first seen, screenings, and whether one was blocked, denied or labelled fraud.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { legacyDigest } from "../../server/modules/screening/identities.ts";
+import { legacyDigest } from "../../server/modules/screening/features/identities.ts";
 import type { LinkedAccount, ReviewItem, ScreeningDetail } from "../../shared/schemas/review.ts";
 import type { LinkedSummary, ScreenInput } from "../../shared/schemas/screening.ts";
 import { DB_KINDS } from "../helpers/databases.ts";

@@ -4,7 +4,7 @@
  * keyed digests (unkeyed, `keyed` false, kept up to 400 days) still count, once per person.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { legacyDigest } from "../../server/modules/screening/identities.ts";
+import { legacyDigest } from "../../server/modules/screening/features/identities.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";

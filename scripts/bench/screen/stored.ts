@@ -11,7 +11,7 @@
  */
 import pg from "pg";
 import { createEncryptor } from "../../../server/lib/encryption.ts";
-import { createDigestKeys } from "../../../server/modules/screening/identities.ts";
+import { createDigestKeys } from "../../../server/modules/screening/features/identities.ts";
 import { progressBar } from "../../lib/progress.ts";
 import { SCREENINGS_SQL, SEED_KINDS, seedSql } from "../backtest/fill-sql.ts";
 

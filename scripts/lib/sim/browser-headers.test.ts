@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { requestInconsistency } from "../../../server/engine/request-consistency.ts";
-import { requestSignalsOf } from "../../../server/modules/collector/request-signals.ts";
-import { requestHeadersOf } from "../../../server/modules/screening/collected.ts";
+import { collectRequestOf } from "../../../server/modules/screening/features/collect-request.ts";
+import { requestHeadersOf } from "../../../server/modules/screening/features/collected.ts";
 import { BROWSERS } from "../end-users.ts";
 import { HEADLESS, SPOOFED_HINTS, STEALTH_BROWSERS, stealthHeaders } from "./attacker.ts";
 import { acceptLanguageOf, browserHeaders } from "./browser-headers.ts";
@@ -15,7 +15,7 @@ import { OLD_BROWSERS } from "./world.ts";
 
 /** What rule_scraping finds in a collect over https with these headers (null: nothing). */
 const judged = (headers: Record<string, string>) =>
-  requestInconsistency(requestHeadersOf(requestSignalsOf(headers, true)))?.message ?? null;
+  requestInconsistency(requestHeadersOf(collectRequestOf(headers, true)))?.message ?? null;
 
 describe("browserHeaders", () => {
   it.each([...BROWSERS, ...OLD_BROWSERS])("%s agrees with itself", (ua) => {

@@ -16,7 +16,7 @@ import { thresholdsInForce } from "../../../shared/score/thresholds.ts";
 import { DEFAULT_WEIGHTS } from "../../engine/default-weights.ts";
 import type { Policy } from "../../engine/types.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
-import { keyedFromLegacy } from "../screening/identities.ts";
+import { keyedFromLegacy } from "../screening/screening.entry.ts";
 import { allowListTimeline } from "./allow-list-timeline.ts";
 import type { BacktestRepository } from "./backtest.repository.ts";
 import { createReplay } from "./backtest-replay.ts";
@@ -33,7 +33,7 @@ export type RunDeps = {
   repo: BacktestRepository;
   policy: Pick<PolicyService, "features">;
   now: () => Date;
-  /** The account's key for identity digests (screening/identities.ts). */
+  /** The account's key for identity digests (screening/features/identities.ts). */
   digestKeyOf: (accountId: string) => string;
 };
 

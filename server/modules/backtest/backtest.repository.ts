@@ -8,7 +8,7 @@ import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
 import type { ScreenEvent } from "../../../shared/schemas/screening.ts";
 import type { SqlRunner } from "../../db/sql-runner.ts";
 import type { AllowListEntry } from "../../engine/types.ts";
-import type { IdentityKind } from "../screening/identities.ts";
+import type { IdentityKind } from "../screening/screening.entry.ts";
 import type { StoredChargeRow, StoredScreeningRow } from "./backtest-replay.ts";
 import type { TruthLabel } from "./backtest-tally.ts";
 import type { CounterRow } from "./replay-counters.ts";

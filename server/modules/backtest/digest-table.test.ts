@@ -1,6 +1,6 @@
 /** The digest table answers as a Map would: digests, other text, growth and forgetting. */
 import { describe, expect, it } from "vitest";
-import { legacyDigest } from "../screening/identities.ts";
+import { legacyDigest } from "../screening/screening.entry.ts";
 import { createDigestTable } from "./digest-table.ts";
 
 describe("digest table", () => {

@@ -6,8 +6,12 @@ import { DEFAULT_RULES, RULE_KEYS } from "../../../shared/schemas/rules.ts";
 import { SCREEN_TYPES } from "../../../shared/schemas/screening.ts";
 import { DEFAULT_TEMPLATES } from "../../../shared/schemas/templates.ts";
 import type { EventSubject, Policy } from "../../engine/types.ts";
-import { IDENTITY_KINDS, type Identities } from "../screening/identities.ts";
-import { type Probe, probesFor } from "../screening/probes.ts";
+import {
+  IDENTITY_KINDS,
+  type Identities,
+  type Probe,
+  probesFor,
+} from "../screening/screening.entry.ts";
 import { type CounterRow, createReplayCounters, lookback } from "./replay-counters.ts";
 
 const T = 1_800_000_000_000;

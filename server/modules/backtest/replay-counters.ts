@@ -9,8 +9,7 @@
 import { SUBJECT_ROWS, SUBJECTS_MAX } from "../../engine/links.ts";
 import { countsAsked } from "../../engine/rule-counts.ts";
 import type { Policy } from "../../engine/types.ts";
-import type { IdentityKind } from "../screening/identities.ts";
-import type { Probe } from "../screening/probes.ts";
+import type { IdentityKind, Probe } from "../screening/screening.entry.ts";
 import { createDigestTable, type DigestTable } from "./digest-table.ts";
 
 /** One stored identity row as the counting query sees it (hashes, type, time, blocked). */

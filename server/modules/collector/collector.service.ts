@@ -1,7 +1,7 @@
 /**
  * The browser collector's server side. Collect: a publishable key and an Origin among the
  * merchant's allowed origins (Settings → API keys) turn what warden.js sent, and what its
- * request's own headers said (request-signals.ts, decision 024), into a single-use token,
+ * request's own headers said (screening/features/collect-request.ts, decision 024), into a single-use token,
  * valid 10 minutes; the signals stay here, only the token's SHA-256 is stored. Consume: a screening of the same account takes the token's signals once.
  *
  * A collect from an origin not allowed is refused with a 403 the page can read (its route
@@ -33,10 +33,9 @@ import type { Caller } from "../../lib/caller.ts";
 import { randomToken, sha256Hex } from "../../lib/tokens.ts";
 import type { ApiKeysService } from "../api-keys/api-keys.service.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
-import { ipKeys } from "../screening/features/identity.ts";
+import { collectRequestOf, type Headers, ipKeys } from "../screening/screening.entry.ts";
 import { createBrowserWindows } from "./browser-windows.ts";
 import { type OriginsService, refusalMessage } from "./origins.service.ts";
-import { type Headers, requestSignalsOf } from "./request-signals.ts";
 import type { SignalTokensRepository } from "./signal-tokens.repository.ts";
 
 const TOKEN_SHAPE = /^wdn_sig_[A-Za-z0-9_-]{16,64}$/;
@@ -66,7 +65,7 @@ export type Sent = { headers: Headers; protocol: string };
 
 /**
  * A collect let in by admit: from an allowed Origin, within its budgets, at this time, and
- * what its own headers said (request-signals.ts).
+ * what its own headers said (screening/features/collect-request.ts).
  */
 export type Admitted = {
   access: Access & { origin: string };
@@ -174,7 +173,7 @@ export function createCollectorService({
         access: { ...access, origin },
         ip,
         at,
-        request: requestSignalsOf(sent.headers, secure),
+        request: collectRequestOf(sent.headers, secure),
       };
     },
 

@@ -22,7 +22,7 @@ import {
   ZEndUserSelector,
 } from "../../../shared/schemas/end-users.ts";
 import { AppError } from "../../lib/app-error.ts";
-import { normalizeEmail } from "../screening/features/identity.ts";
+import { normalizeEmail } from "../screening/screening.entry.ts";
 import type { DecisionEvent } from "../webhooks/webhooks.types.ts";
 import type { Counts, EndUsersRepository, PersonValues } from "./end-users.repository.ts";
 

@@ -21,7 +21,7 @@ export type ReviewDeps = {
   /** A screening's linked accounts, for its detail (decision 023). */
   links: LinksService;
   now: () => Date;
-  /** The account's key for identity digests (screening/identities.ts). */
+  /** The account's key for identity digests (screening/features/identities.ts). */
   digestKeyOf: (accountId: string) => string;
   /** The decision event that reports a settled item, stored in the settle's transaction. */
   eventOf?: (settled: Settled, by: string) => DecisionEvent;

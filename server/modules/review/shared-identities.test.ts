@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EventSubject } from "../../engine/types.ts";
-import { ipKeys, normalizeEmail } from "../screening/features/identity.ts";
-import { identitiesOf } from "../screening/identities.ts";
+import { identitiesOf, ipKeys, normalizeEmail } from "../screening/screening.entry.ts";
 import { linkProbes, sharedIdentities, subjectOf } from "./shared-identities.ts";
 
 const KEY = "k".repeat(64);

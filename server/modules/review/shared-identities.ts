@@ -10,8 +10,13 @@ import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
 import type { SharedKind } from "../../../shared/schemas/review.ts";
 import { LINK_KINDS, type LinkKind } from "../../../shared/schemas/screening.ts";
 import type { LinkProbe } from "../links/links.service.ts";
-import { ipKeys, normalizeEmail } from "../screening/features/identity.ts";
-import { digest, keyedFromLegacy, legacyDigest } from "../screening/identities.ts";
+import {
+  digest,
+  ipKeys,
+  keyedFromLegacy,
+  legacyDigest,
+  normalizeEmail,
+} from "../screening/screening.entry.ts";
 
 /** The columns of a stored screening (or a charge shaped as one) its identities come from. */
 export type Stored = {

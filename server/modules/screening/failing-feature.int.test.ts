@@ -12,7 +12,7 @@ import { DB_KINDS, openTestDatabase } from "../../../test/helpers/databases.ts";
 import { createLocalChangeFeed } from "../../db/change-feed.ts";
 import type { Database } from "../../db/database.ts";
 import { wirePolicy } from "../../wiring/policy.ts";
-import { FEATURES, type FeatureFunctions } from "./event-features.ts";
+import { FEATURES, type FeatureFunctions } from "./features/event-features.ts";
 import { createScreeningRepository } from "./screening.repository.ts";
 import { createScreeningService } from "./screening.service.ts";
 import { createScreeningBatches } from "./screening-batches.ts";

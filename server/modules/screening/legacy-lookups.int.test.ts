@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DB_KINDS, openTestDatabase } from "../../../test/helpers/databases.ts";
 import type { Database } from "../../db/database.ts";
 import type { SqlRunner } from "../../db/sql-runner.ts";
-import { identitiesOf, legacyDigest } from "./identities.ts";
+import { identitiesOf, legacyDigest } from "./features/identities.ts";
 import type { Probe } from "./probes.ts";
 import { type CountRequest, createScreeningRepository } from "./screening.repository.ts";
 import type { CountItem } from "./screening.sql.ts";

@@ -10,7 +10,7 @@ import { DEFAULT_RULES, RULE_KEYS } from "../../../shared/schemas/rules.ts";
 import { SCREEN_TYPES } from "../../../shared/schemas/screening.ts";
 import { DEFAULT_TEMPLATES } from "../../../shared/schemas/templates.ts";
 import type { EventSubject, Policy } from "../../engine/types.ts";
-import { IDENTITY_KINDS, type Identities } from "./identities.ts";
+import { IDENTITY_KINDS, type Identities } from "./features/identities.ts";
 import { countable, probesFor } from "./probes.ts";
 
 const ids: Identities = {

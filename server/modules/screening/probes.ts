@@ -8,7 +8,7 @@ import type { CountDecl, IdentityKind, Measure } from "../../engine/counting.ts"
 import { linksOf, parseEntry, type SubjectAnswers, type SubjectEntry } from "../../engine/links.ts";
 import { allCounts, countsAsked, emptyCounts } from "../../engine/rule-counts.ts";
 import type { Counts, EventSubject, Features, Links, Policy } from "../../engine/types.ts";
-import { digest, type Identities, legacyDigest } from "./identities.ts";
+import { digest, type Identities, legacyDigest } from "./features/identities.ts";
 
 export type Probe = {
   /** Where the answer goes in Counts, e.g. "signupsLastHour.ip". */

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DB_KINDS, openTestDatabase } from "../../../test/helpers/databases.ts";
 import type { Database } from "../../db/database.ts";
-import { type Identities, type IdentityKind, identitiesOf } from "./identities.ts";
+import { type Identities, type IdentityKind, identitiesOf } from "./features/identities.ts";
 import type { Probe } from "./probes.ts";
 import { createScreeningRepository, type StoredScreening } from "./screening.repository.ts";
 import { createScreeningBatches, type Pending } from "./screening-batches.ts";

@@ -13,7 +13,7 @@ import type { SqlRunner } from "../../db/sql-runner.ts";
 import { screeningEvents } from "../webhooks/decision-events.ts";
 import { createSubscriptions } from "../webhooks/subscriptions.ts";
 import { createWebhooksRepository } from "../webhooks/webhooks.repository.ts";
-import { identitiesOf } from "./identities.ts";
+import { identitiesOf } from "./features/identities.ts";
 import { createScreeningRepository, type StoredScreening } from "./screening.repository.ts";
 import { createScreeningBatches } from "./screening-batches.ts";
 

@@ -12,16 +12,16 @@ import { MAILBOX_PROVIDERS } from "../../engine/email-typo.ts";
 import { RELAY_NETWORKS } from "../../engine/rules/timezone-mismatch.ts";
 import type { EventSubject, Features, Policy } from "../../engine/types.ts";
 import { memo } from "../../lib/memo.ts";
-import { withCollected } from "./collected.ts";
+import { withCollected } from "./features/collected.ts";
 import {
   FEATURES,
   type FeatureFunctions,
   featuresOf,
   safely,
   subjectOf,
-} from "./event-features.ts";
+} from "./features/event-features.ts";
+import { type Identities, identitiesOf } from "./features/identities.ts";
 import { ipKeys } from "./features/identity.ts";
-import { type Identities, identitiesOf } from "./identities.ts";
 import { type Probe, probesFor } from "./probes.ts";
 import type { HistoryQuery } from "./screening.repository.ts";
 

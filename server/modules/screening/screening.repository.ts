@@ -11,7 +11,7 @@ import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 import { escapeLike } from "../../db/like.ts";
 import type { SqlRunner } from "../../db/sql-runner.ts";
 import type { StripeHistory } from "../../engine/types.ts";
-import type { Identities, IdentityKind } from "./identities.ts";
+import type { Identities, IdentityKind } from "./features/identities.ts";
 import { countable, type Probe } from "./probes.ts";
 import {
   COUNT,

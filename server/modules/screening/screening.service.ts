@@ -16,7 +16,7 @@ import { evaluate } from "../../engine/evaluate.ts";
 import type { Allowed, Links } from "../../engine/types.ts";
 import type { Consumed } from "../collector/collector.service.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
-import { FEATURES, type FeatureFunctions } from "./event-features.ts";
+import { FEATURES, type FeatureFunctions } from "./features/event-features.ts";
 import { countsOf, linksFrom } from "./probes.ts";
 import type { StoredScreening } from "./screening.repository.ts";
 import type { ScreeningBatches } from "./screening-batches.ts";

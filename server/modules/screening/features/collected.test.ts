@@ -1,7 +1,7 @@
 /** withCollected: the browser's signals fill only what the backend did not send. */
 import { describe, expect, it } from "vitest";
-import type { CollectedSignals } from "../../../shared/schemas/collect.ts";
-import { event } from "../../../test/fixtures/engine.ts";
+import type { CollectedSignals } from "../../../../shared/schemas/collect.ts";
+import { event } from "../../../../test/fixtures/engine.ts";
 import { withCollected } from "./collected.ts";
 
 const collected: CollectedSignals = {

@@ -6,8 +6,8 @@
  * user chose it, so the allow list never trusts it (decision 019); the rules still count it.
  * Pure.
  */
-import type { CollectedSignals, RequestSignals } from "../../../shared/schemas/collect.ts";
-import type { EventSubject, RequestHeaders } from "../../engine/types.ts";
+import type { CollectedSignals, RequestSignals } from "../../../../shared/schemas/collect.ts";
+import type { EventSubject, RequestHeaders } from "../../../engine/types.ts";
 
 /** The collect request's headers in the engine's words (brand names, versions dropped). */
 export function requestHeadersOf(request: RequestSignals): RequestHeaders {

@@ -1,15 +1,15 @@
-/** requestSignalsOf: what a collect request's headers say, cut to what a token may keep. */
+/** collectRequestOf: what a collect request's headers say, cut to what a token may keep. */
 import { describe, expect, it } from "vitest";
-import { ZRequestSignals } from "../../../shared/schemas/collect.ts";
-import { brandsOf, firstLanguage, requestSignalsOf } from "./request-signals.ts";
+import { ZRequestSignals } from "../../../../shared/schemas/collect.ts";
+import { brandsOf, collectRequestOf, firstLanguage } from "./collect-request.ts";
 
 const CHROME_UA =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
-describe("requestSignalsOf", () => {
+describe("collectRequestOf", () => {
   it("reads a Chrome's request", () => {
     expect(
-      requestSignalsOf(
+      collectRequestOf(
         {
           "user-agent": CHROME_UA,
           "accept-language": "de-DE,de;q=0.9,en;q=0.8",
@@ -35,7 +35,7 @@ describe("requestSignalsOf", () => {
   });
 
   it("says null for every header not sent (a script)", () => {
-    expect(requestSignalsOf({ "user-agent": "python-requests/2.32.3" }, false)).toEqual({
+    expect(collectRequestOf({ "user-agent": "python-requests/2.32.3" }, false)).toEqual({
       secure: false,
       user_agent: "python-requests/2.32.3",
       accept_language: false,
@@ -73,7 +73,7 @@ describe("requestSignalsOf", () => {
       { user_agent: "Mozilla/5.0 ?" },
     ],
   ])("%s", (_, headers, expected) => {
-    expect(requestSignalsOf(headers, true)).toMatchObject(expected);
+    expect(collectRequestOf(headers, true)).toMatchObject(expected);
   });
 
   it("keeps what a hostile client sends within the schema's caps", () => {
@@ -81,7 +81,7 @@ describe("requestSignalsOf", () => {
       `"${"B".repeat(200)}";v="${"9".repeat(100)}"`,
       ...Array.from({ length: 40 }, (_, i) => `"B${i}";v="1"`),
     ];
-    const signals = requestSignalsOf(
+    const signals = collectRequestOf(
       {
         "user-agent": `Mozilla/5.0 ${"A".repeat(5000)}`,
         "accept-language": `${"x".repeat(5000)}`,

@@ -6,7 +6,7 @@
  * rule_scraping compares them (server/engine/request-consistency.ts). Pure; every value is
  * cut or dropped to fit ZRequestSignals, whatever a client sent.
  */
-import { REQUEST_SIGNAL_LIMITS, type RequestSignals } from "../../../shared/schemas/collect.ts";
+import { REQUEST_SIGNAL_LIMITS, type RequestSignals } from "../../../../shared/schemas/collect.ts";
 
 /** Headers as Node gives them: a repeated header may come as an array. */
 export type Headers = Record<string, string | string[] | undefined>;
@@ -67,7 +67,7 @@ function platformOf(value: string | undefined): string | null {
  * What the headers say. `secure`: the request came over https (the socket, or a trusted
  * proxy's X-Forwarded-Proto) from an https page, where Chromium always sends its hints.
  */
-export function requestSignalsOf(headers: Headers, secure: boolean): RequestSignals {
+export function collectRequestOf(headers: Headers, secure: boolean): RequestSignals {
   const userAgent = header(headers, "user-agent");
   const acceptLanguage = header(headers, "accept-language");
   const chUa = header(headers, "sec-ch-ua");

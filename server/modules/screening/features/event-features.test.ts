@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Unavailable } from "../../../shared/schemas/screening.ts";
+import type { Unavailable } from "../../../../shared/schemas/screening.ts";
 import { safely } from "./event-features.ts";
 
 describe("safely", () => {

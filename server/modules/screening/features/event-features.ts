@@ -5,13 +5,13 @@
  * here would be a 500, which a fail-open client reads as "allow": one crafted field would
  * skip every rule.
  */
-import type { ScreenEvent, Unavailable } from "../../../shared/schemas/screening.ts";
-import type { EventSubject, Features, Policy } from "../../engine/types.ts";
-import { isBotUserAgent } from "./features/bots.ts";
-import { emailRandomness } from "./features/entropy.ts";
-import { type IpLookup, lookupIp } from "./features/geo.ts";
-import { normalizeEmail } from "./features/identity.ts";
-import { timezoneFitsCountry } from "./features/timezones.ts";
+import type { ScreenEvent, Unavailable } from "../../../../shared/schemas/screening.ts";
+import type { EventSubject, Features, Policy } from "../../../engine/types.ts";
+import { isBotUserAgent } from "./bots.ts";
+import { emailRandomness } from "./entropy.ts";
+import { type IpLookup, lookupIp } from "./geo.ts";
+import { normalizeEmail } from "./identity.ts";
+import { timezoneFitsCountry } from "./timezones.ts";
 
 export function subjectOf(event: ScreenEvent): EventSubject {
   return {

@@ -9,8 +9,8 @@
  * both forms, and SQL turns a legacy digest into its keyed one where a count compares them.
  */
 import { createHmac, hash } from "node:crypto";
-import { IDENTITY_KINDS, type IdentityKind } from "../../engine/counting.ts";
-import type { EventSubject } from "../../engine/types.ts";
+import { IDENTITY_KINDS, type IdentityKind } from "../../../engine/counting.ts";
+import type { EventSubject } from "../../../engine/types.ts";
 
 export { IDENTITY_KINDS, type IdentityKind };
 

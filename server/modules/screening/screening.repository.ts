@@ -2,199 +2,42 @@
  * The only code that touches the database for screenings. Screenings are judged in batches
  * (screening-batches.ts): every number a batch's rules need comes back from one statement
  * (countBatch), and the batch's screenings and their counting rows are stored by one more
- * (storeBatch). Both are plain SQL, prepared, with the batch as JSON (screening.sql.ts); the
- * console's reads go through Prisma.
+ * (storeBatch). Both are plain SQL, prepared, with the batch as JSON (screening.sql.ts, its
+ * rows built in batch-rows.ts); the console's reads go through Prisma.
  */
 
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 import { escapeLike } from "../../db/like.ts";
 import type { SqlRunner } from "../../db/sql-runner.ts";
-import type { StripeHistory } from "../../engine/types.ts";
-import type { Identities, IdentityKind } from "./features/identities.ts";
-import { countable, type Probe } from "./probes.ts";
+import {
+  type Counted,
+  type CountRequest,
+  countedOf,
+  countInput,
+  eventItems,
+  insertItem,
+  type ScreeningEventRow,
+  type StoredScreening,
+} from "./batch-rows.ts";
 import {
   COUNT,
-  type CountItem,
   type CountRow,
-  type EventItem,
-  type HistoryItem,
   INSERT,
   INSERT_WITH_EVENTS,
-  type InsertItem,
   LEGACY_ROWS,
   STORE_AND_COUNT,
   STORE_AND_COUNT_WITH_EVENTS,
 } from "./screening.sql.ts";
 
-export type StoredScreening = {
-  accountId: string;
-  createdAt: Date;
-  type: string;
-  userId: string | null;
-  email: string | null;
-  ip: string | null;
-  country: string | null;
-  decision: string;
-  score: number;
-  rules: string[];
-  reasons: unknown;
-  monitored: unknown;
-  input: unknown;
-  /** The browser collector's address and signals, when the screening consumed a token. */
-  collectIp?: string | null;
-  signals?: unknown;
-  /** Features that could not be computed, and why (empty: none). */
-  unavailable?: readonly unknown[];
-  /** The allow-list entry that decided it (screening.service.ts allowedView); null: none. */
-  allowed?: unknown;
-  /** The accounts linked to it (screening.service.ts linkedView); null: none asked. */
-  linked?: unknown;
-  /** The risk score's parts (score.ts); null: not scored. */
-  contributions?: unknown;
-  blocked: boolean;
-  identities: Identities;
-};
-
-/**
- * A decision event of a screening (screening.blocked, screening.review), stored by the
- * statement that stores the screening: its id and body as delivered (decision-events.ts).
- */
-export type ScreeningEventRow = {
-  accountId: string;
-  eventId: string;
-  type: string;
-  body: string;
-  at: Date;
-};
-
-const eventItems = (events: readonly ScreeningEventRow[]): EventItem[] =>
-  events.map((e) => ({
-    a: e.accountId,
-    e: e.eventId,
-    t: e.type,
-    b: e.body,
-    at: e.at.toISOString(),
-  }));
-
-export type HistoryQuery = { email: string | null; card: string | null; since: number };
-
-/**
- * One screening's counts as the batch statement answered them; for a distinct count, also the
- * distinct users or cards it counted (null for plain counts).
- */
-export type Counted = {
-  answers: number[];
-  values: (readonly string[] | null)[];
-  history: StripeHistory | null;
-};
-
-/** What a batch asks: per screening, its probes and its Stripe history question. */
-export type CountRequest = {
-  accountId: string;
-  /** The account's digest key, to compare rows stored before keyed digests. */
-  key: string;
-  probes: readonly Probe[];
-  history: HistoryQuery | null;
-};
-
-/**
- * COUNT's JSON input for a batch: one item per probe, one per history question. An account
- * known to hold no rows stored before keyed digests is asked no legacy lookup.
- */
-function countInput(requests: readonly CountRequest[], keyedOnly: (accountId: string) => boolean) {
-  const probes: CountItem[] = [];
-  const history: HistoryItem[] = [];
-  for (const [i, r] of requests.entries()) {
-    const legacy = !keyedOnly(r.accountId);
-    for (const [n, probe] of r.probes.entries()) {
-      probes.push({
-        i,
-        n,
-        a: r.accountId,
-        k: r.key,
-        kind: probe.kind,
-        v: probe.value,
-        l: legacy ? (probe.legacy ?? null) : null,
-        s: probe.since.toISOString(),
-        t: probe.types ?? null,
-        nb: probe.notBlocked ?? false,
-        p: probe.promo ?? null,
-        lp: legacy ? (probe.legacyPromo ?? null) : null,
-        u: probe.user ?? null,
-        lu: legacy ? (probe.legacyUser ?? null) : null,
-        x: probe.except ?? null,
-        m: probe.measure,
-      });
-    }
-    const h = r.history;
-    if (h) history.push({ i, a: r.accountId, e: h.email, c: h.card, s: h.since });
-  }
-  return { probes, history };
-}
-
-/** COUNT's rows read back per screening of the batch, in order. */
-function countedOf(requests: readonly CountRequest[], rows: readonly CountRow[]) {
-  const counted: Counted[] = requests.map((r) => ({
-    answers: r.probes.map(() => 0),
-    values: r.probes.map(() => null),
-    history: r.history ? { refunds: 0, disputes: 0 } : null,
-  }));
-  for (const row of rows) {
-    const c = counted[row.i];
-    if (!c) continue;
-    const answer = Number(row.answer);
-    if (row.n >= 0) {
-      c.answers[row.n] = answer;
-      c.values[row.n] = row.vals;
-    } else if (c.history && row.n === -1) c.history.refunds = answer;
-    else if (c.history) c.history.disputes = answer;
-  }
-  return counted;
-}
-
-/** INSERT's JSON item for one screening. */
-function insertItem(id: string, s: StoredScreening): InsertItem {
-  return {
-    id,
-    accountId: s.accountId,
-    createdAt: s.createdAt.toISOString(),
-    type: s.type,
-    userId: s.userId,
-    email: s.email,
-    ip: s.ip,
-    country: s.country,
-    decision: s.decision,
-    score: s.score,
-    rules: s.rules,
-    reasons: s.reasons,
-    monitored: s.monitored,
-    input: s.input,
-    collectIp: s.collectIp ?? null,
-    signals: s.signals ?? null,
-    unavailable: s.unavailable?.length ? s.unavailable : null,
-    allowed: s.allowed ?? null,
-    linked: s.linked ?? null,
-    contributions: s.contributions ?? null,
-    subject: s.identities.subject,
-    user: s.identities.values.user ?? null,
-    card: s.identities.values.card ?? null,
-    promo: s.identities.values.promo ?? null,
-    blocked: s.blocked,
-    ids: countingRows(s),
-  };
-}
-
-/** A screening's counting rows, [kind, keyed digest]: those some probe can count. */
-function countingRows(s: StoredScreening): [IdentityKind, string][] {
-  const values = s.identities.values;
-  const card = values.card !== undefined;
-  const rows: [IdentityKind, string][] = [];
-  for (const [kind, value] of Object.entries(values) as [IdentityKind, string][]) {
-    if (countable(kind, s.type, card)) rows.push([kind, value]);
-  }
-  return rows;
-}
+/** The batch rows' types, as the services that store and count screenings name them. */
+export type {
+  Counted,
+  CountRequest,
+  HistoryQuery,
+  ScreeningEventRow,
+  StoredScreening,
+} from "./batch-rows.ts";
 
 /**
  * What the Screenings page's search matches: one whole address exactly, or a text as part of

@@ -4,7 +4,9 @@
  * the defaults and limits, and which rule windows a setting would cut short. Housekeeping
  * enforces the settings per account (server/modules/housekeeping). Pure data and functions.
  */
-import type { RuleSettings } from "../schemas/rule-settings.ts";
+import { RULE_RECORDS } from "../catalog/rule-records.ts";
+import { DEFAULT_RULE_SETTINGS, type RuleSettings } from "../schemas/rule-settings.ts";
+import { RULE_KEYS } from "../schemas/rules.ts";
 
 export const RETENTION_KINDS = [
   "screenings",
@@ -32,10 +34,38 @@ export type RetentionKindInfo = {
 export const RETENTION_MAX_DAYS = 3650;
 
 /**
- * The longest any rule looks back under the default settings (promo reuse and a referrer's
- * age, 400 days; server/engine/rules/promo-abuse.ts), and housekeeping's LONGEST_WINDOW_DAYS.
+ * A window a rule looks back over one kind of data, under the merchant's settings: `loses`
+ * says what stops counting, with {N} for the retention in days.
  */
-export const LONGEST_RULE_WINDOW_DAYS = 400;
+export type RuleWindow = { kind: RetentionKind; rule: string; days: number; loses: string };
+
+/**
+ * Every window the rules read stored data over, under these settings, from the rule records:
+ * counting identities before charges, a window the merchant sets before a fixed one, then in
+ * rule order.
+ */
+export function ruleWindows(s: RuleSettings): RuleWindow[] {
+  const windows = RULE_KEYS.flatMap((rule) =>
+    Object.values(RULE_RECORDS[rule].windows).map((w) => {
+      const settings = s[rule] as Record<string, unknown>;
+      const days = typeof w.days === "number" ? w.days : (settings[w.days] as number);
+      return { kind: w.kind, rule, days, loses: w.loses, fixed: typeof w.days === "number" };
+    }),
+  );
+  const rank = (w: { kind: RetentionKind; fixed: boolean }) =>
+    RETENTION_KINDS.indexOf(w.kind) * 2 + (w.fixed ? 1 : 0);
+  return windows.sort((a, b) => rank(a) - rank(b)).map(({ fixed: _, ...w }) => w);
+}
+
+/**
+ * The longest any rule looks back over counting identities under the default settings (promo
+ * reuse and a referrer's age, 400 days), and housekeeping's LONGEST_WINDOW_DAYS.
+ */
+export const LONGEST_RULE_WINDOW_DAYS = Math.max(
+  ...ruleWindows(DEFAULT_RULE_SETTINGS)
+    .filter((w) => w.kind === "identities")
+    .map((w) => w.days),
+);
 
 /** The longest card-network dispute window: a chargeback may arrive up to 540 days later. */
 export const DISPUTE_WINDOW_DAYS = 540;
@@ -66,7 +96,7 @@ export const RETENTION: Record<RetentionKind, RetentionKindInfo> = {
     default_days: LONGEST_RULE_WINDOW_DAYS,
     min: 1,
     max: RETENTION_MAX_DAYS,
-    why: "The longest window a rule looks back (400 days: promo reuse and a referrer's age; one trial per email or card over 365) and no longer; digests cannot be read back.",
+    why: `The longest window a rule looks back (${LONGEST_RULE_WINDOW_DAYS} days: promo reuse and a referrer's age; one trial per email or card over ${DEFAULT_RULE_SETTINGS.rule_ip.window_days}) and no longer; digests cannot be read back.`,
   },
   webhook_deliveries: {
     label: "Webhook deliveries",
@@ -97,69 +127,6 @@ export const RETENTION: Record<RetentionKind, RetentionKindInfo> = {
     why: "The longest card-network dispute window (540 days): a dispute may still arrive and be matched by its card or email until then.",
   },
 };
-
-/**
- * A window a rule looks back over one kind of data, under the merchant's settings: `loses`
- * says what stops counting, with {N} for the retention in days.
- */
-export type RuleWindow = { kind: RetentionKind; rule: string; days: number; loses: string };
-
-/** Every window the rules read stored data over, under these settings. */
-export function ruleWindows(s: RuleSettings): RuleWindow[] {
-  const identities = (rule: string, days: number, loses: string): RuleWindow => ({
-    kind: "identities",
-    rule,
-    days,
-    loses,
-  });
-  return [
-    identities(
-      "rule_ip",
-      s.rule_ip.window_days,
-      "a trial started with the same email, card or device more than {N} days ago will not count",
-    ),
-    identities(
-      "rule_farming",
-      s.rule_farming.window_days,
-      "accounts signed up on one device or card more than {N} days ago will not count",
-    ),
-    identities(
-      "rule_cc_reuse",
-      s.rule_cc_reuse.window_days,
-      "users who used the same card more than {N} days ago will not count",
-    ),
-    identities(
-      "rule_device_fingerprint_reuse",
-      s.rule_device_fingerprint_reuse.window_days,
-      "users on the same device more than {N} days ago will not count",
-    ),
-    // Fixed in the engine (promo-abuse.ts LONGEST, links.ts referrerCounts).
-    identities(
-      "rule_promo_abuse",
-      LONGEST_RULE_WINDOW_DAYS,
-      "a promo code redeemed by the same email, device or card more than {N} days ago will not count, and a referrer seen only before then looks new",
-    ),
-    // Fixed in the engine (links.ts LINK_WINDOW).
-    identities(
-      "rule_farming",
-      30,
-      "accounts linked by a shared device, card, email or network more than {N} days ago will not count",
-    ),
-    {
-      kind: "charges_personal",
-      rule: "rule_farming",
-      days: s.rule_farming.refund_window_days,
-      loses:
-        "refunds and disputes on charges older than {N} days will no longer be found by the email or card",
-    },
-    {
-      kind: "charges_personal",
-      rule: "rule_cc_reuse",
-      days: s.rule_cc_reuse.window_days,
-      loses: "other emails on the same card in charges older than {N} days will not count",
-    },
-  ];
-}
 
 /**
  * What keeping `kind` for `days` breaks, one sentence each (empty: nothing): every rule

@@ -1,25 +1,11 @@
 /** Rules settings (spec §3): one flag per rule plus the Radar risk threshold. */
 import { z } from "zod";
+import { RULE_RECORDS, type RuleKey } from "../catalog/rule-records.ts";
 
-export const RULE_KEYS = [
-  "rule_high_risk",
-  "rule_country_blocked",
-  "rule_efw",
-  "rule_ip",
-  "rule_email",
-  "rule_promo_abuse",
-  "rule_scraping",
-  "rule_farming",
-  "rule_signup_velocity",
-  "rule_promo_velocity",
-  "rule_entropy",
-  "rule_timezone_mismatch",
-  "rule_referrer_mismatch",
-  "rule_cc_reuse",
-  "rule_device_fingerprint_reuse",
-] as const;
+/** Every rule, in the order the rules object and its settings list them (rule-records.ts). */
+export const RULE_KEYS = Object.keys(RULE_RECORDS) as readonly RuleKey[];
 
-export type RuleKey = (typeof RULE_KEYS)[number];
+export type { RuleKey };
 
 /** What a reason names: a rule, or the risk score passing a threshold (server/engine/score.ts). */
 export const REASON_KEYS = [...RULE_KEYS, "risk_score"] as const;

@@ -8,18 +8,10 @@ import { canonicalIp } from "../ip-address.ts";
 import { ALLOW_KINDS } from "./allow-list.ts";
 import { SIGNALS_STATUSES } from "./collect.ts";
 import { REASON_KEYS, RULE_KEYS } from "./rules.ts";
+import { SCREEN_TYPES } from "./screen-types.ts";
 import { storableString } from "./storable.ts";
 
-export const SCREEN_TYPES = [
-  "signup",
-  "login",
-  "trial_start",
-  "promo_redemption",
-  "referral",
-  "checkout",
-  "request",
-] as const;
-export type ScreenType = (typeof SCREEN_TYPES)[number];
+export { SCREEN_TYPES, type ScreenType } from "./screen-types.ts";
 
 export const DECISIONS = ["allow", "review", "block"] as const;
 /**

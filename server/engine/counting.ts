@@ -5,7 +5,9 @@
  * (countable), how far back a backtest remembers each identity (lookback) and the empty
  * counts. A new counting signal is then its rule file and its table test. Pure data.
  */
+import { RULE_RECORDS } from "../../shared/catalog/rule-records.ts";
 import type { RuleSettings } from "../../shared/schemas/rule-settings.ts";
+import type { RuleKey } from "../../shared/schemas/rules.ts";
 import type { ScreenType } from "../../shared/schemas/screening.ts";
 
 /** The identities a screened event is counted by (each stored hashed: identities.ts). */
@@ -92,3 +94,18 @@ export const DAY = 24 * HOUR;
 
 /** A fixed window, whatever the settings. */
 export const fixed = (ms: number) => () => ms;
+
+/**
+ * One of a rule's windows of stored data, as its record declares it (rule-records.ts), so the
+ * engine counts over exactly what retention warns about (shared/privacy/retention.ts).
+ */
+export function recordWindow<K extends RuleKey>(
+  rule: K,
+  name: keyof (typeof RULE_RECORDS)[K]["windows"] & string,
+): (s: RuleSettings) => number {
+  const w = (RULE_RECORDS[rule].windows as Record<string, { days: number | string }>)[name];
+  if (!w) throw new Error(`${rule} has no window ${name}`);
+  const days = w.days;
+  if (typeof days === "number") return fixed(days * DAY);
+  return (s) => ((s[rule] as Record<string, unknown>)[days] as number) * DAY;
+}

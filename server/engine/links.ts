@@ -7,12 +7,13 @@
  * shop's tablet) and links nobody; the union is capped at LINK_CAP. Pure.
  */
 
+import { LINK_WINDOW_DAYS } from "../../shared/catalog/rule-records.ts";
 import {
   LINKED_ACCOUNTS_MAX,
   type LinkKind,
   SCREEN_TYPES,
 } from "../../shared/schemas/screening.ts";
-import { DAY, declare, fixed, HOUR, type IdentityKind } from "./counting.ts";
+import { DAY, declare, fixed, HOUR, type IdentityKind, recordWindow } from "./counting.ts";
 import type { Links } from "./types.ts";
 
 /** Accounts on one identity above which it is a hub, not a link. */
@@ -26,7 +27,8 @@ export const SUBJECT_ROWS = 200;
  * this event's own account perhaps among them), so a busy identity costs no more to read.
  */
 export const SUBJECTS_MAX = HUB_LIMIT + 2;
-export const LINK_WINDOW = 30 * DAY;
+/** How far back accounts are linked: the one constant rule_farming's record and retention read. */
+export const LINK_WINDOW = LINK_WINDOW_DAYS * DAY;
 
 const LINK_KINDS = [
   "device",
@@ -73,7 +75,7 @@ export const referrerCounts = declare({
   // An account's first steps are its signup and logins: rows of these alone date it, and a
   // user row on every trial, promo and referral would cost a write each.
   types: ["signup", "login"],
-  window: fixed(400 * DAY),
+  window: recordWindow("rule_promo_abuse", "promos"),
   measure: "subjects",
   atReferrer: true,
 });

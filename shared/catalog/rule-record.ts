@@ -37,8 +37,10 @@ export type RuleRecord<F extends Fields = Fields> = {
   windows: Record<string, RuleWindowDecl<F>>;
 };
 
-/** A record, typed so its windows can name only its own settings. */
-export function rule<F extends Fields>(record: RuleRecord<F>): RuleRecord<F> {
+/** A record, typed so its windows name only its own settings and are read by their names. */
+export function rule<F extends Fields, W extends Record<string, RuleWindowDecl<F>>>(
+  record: RuleRecord<F> & { windows: W },
+): RuleRecord<F> & { windows: W } {
   return record;
 }
 

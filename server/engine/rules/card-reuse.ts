@@ -4,13 +4,13 @@
  * 1 h (card testing; per IP only where the address is not a consumer ISP's, which NAT shares).
  * Runs on screened events and on Stripe charges alike.
  */
-import { DAY, declare, fixed, HOUR } from "../counting.ts";
+import { declare, fixed, HOUR, recordWindow } from "../counting.ts";
 import type { Rule } from "../types.ts";
 
 const usersOnCard = declare({
   group: "usersOnCard",
   kinds: ["card"],
-  window: (s) => s.rule_cc_reuse.window_days * DAY,
+  window: recordWindow("rule_cc_reuse", "users"),
   measure: "distinctSubject",
   except: "subject",
 });

@@ -1,11 +1,11 @@
 /** rule_device_fingerprint_reuse: one device used by more than N distinct users or emails. */
-import { DAY, declare } from "../counting.ts";
+import { declare, recordWindow } from "../counting.ts";
 import type { Rule } from "../types.ts";
 
 const usersOnDevice = declare({
   group: "usersOn",
   kinds: ["device"],
-  window: (s) => s.rule_device_fingerprint_reuse.window_days * DAY,
+  window: recordWindow("rule_device_fingerprint_reuse", "users"),
   measure: "distinctSubject",
   except: "subject",
 });

@@ -6,7 +6,7 @@
  * appeared at a script's even pace; at checkout, review when the email or card had N refunds,
  * or any dispute, in Warden's Stripe records of the refund window.
  */
-import { DAY, declare } from "../counting.ts";
+import { declare, recordWindow } from "../counting.ts";
 import { linkCounts, regularity } from "../links.ts";
 import type { Finding, Links, Rule } from "../types.ts";
 import { ordinal } from "../words.ts";
@@ -15,7 +15,7 @@ const accountsOn = declare({
   group: "accountsOn",
   kinds: ["device", "card"],
   asks: ["signup"],
-  window: (s) => s.rule_farming.window_days * DAY,
+  window: recordWindow("rule_farming", "accounts"),
   measure: "distinctSubject",
   except: "subject",
   enabled: (s) => s.rule_farming.accounts,

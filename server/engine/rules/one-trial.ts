@@ -10,7 +10,7 @@
  * alone never counts: a mobile carrier's CGNAT, an office or a campus puts hundreds of people
  * behind one address (per-IP counting blocked a third of a university's trials).
  */
-import { DAY, declare } from "../counting.ts";
+import { declare, recordWindow } from "../counting.ts";
 import { linkCounts } from "../links.ts";
 import type { Finding, Rule } from "../types.ts";
 import { ordinal } from "../words.ts";
@@ -20,7 +20,7 @@ const priorTrials = declare({
   kinds: ["email", "card", "device"],
   asks: ["trial_start"],
   types: ["trial_start"],
-  window: (s) => s.rule_ip.window_days * DAY,
+  window: recordWindow("rule_ip", "trials"),
   measure: "distinctSubject",
   notBlocked: true,
   except: "user",

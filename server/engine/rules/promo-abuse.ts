@@ -5,12 +5,11 @@
  * days old: a ring rotates devices and proxies per fake account, but each account must name a
  * referrer it feeds; a creator whose post brings dozens has been around for weeks.
  */
-import { DAY, declare, fixed, HOUR } from "../counting.ts";
+import { DAY, declare, fixed, HOUR, recordWindow } from "../counting.ts";
 import { linkCounts, referrerCounts } from "../links.ts";
 import type { Features, Finding, Rule } from "../types.ts";
 import { ordinal } from "../words.ts";
 
-const LONGEST = 400 * DAY;
 /**
  * A referrer first seen this recently gets the lower limit: a ring's referrers are made for
  * it (the ring that ages them a day is still young); a customer who brings friends, or a
@@ -23,7 +22,7 @@ const promoRedeemedBy = declare({
   kinds: ["email", "device", "card"],
   asks: ["promo_redemption"],
   types: ["promo_redemption"],
-  window: fixed(LONGEST),
+  window: recordWindow("rule_promo_abuse", "promos"),
   measure: "count",
   notBlocked: true,
   samePromo: true,
@@ -33,7 +32,7 @@ const referrerShares = declare({
   group: "referrerShares",
   kinds: ["device", "ip", "card", "email"],
   asks: ["referral"],
-  window: fixed(LONGEST),
+  window: recordWindow("rule_promo_abuse", "promos"),
   measure: "count",
   ofReferrer: true,
   enabled: (s) => s.rule_promo_abuse.self_referral,

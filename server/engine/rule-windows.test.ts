@@ -27,7 +27,8 @@ function oddSettings(): RuleSettings {
   let days = 101;
   for (const key of RULE_KEYS) {
     for (const w of Object.values(RULE_RECORDS[key].windows)) {
-      if (typeof w.days === "string") (update[key] ??= {})[w.days] = days++;
+      if (typeof w.days !== "string") continue;
+      update[key] = { ...update[key], [w.days]: days++ };
     }
   }
   return mergeRuleSettings(update as RuleSettingsUpdate);

@@ -69,22 +69,28 @@ export type CountDecl<K extends IdentityKind = IdentityKind> = {
  */
 export type Counts = Record<string, Record<string, number>>;
 
-/** A declaration with a typed reader of its answers. */
+/** A declaration with typed readers of its answers: what rules and signals read, never a group's name. */
 export type Declared<K extends IdentityKind> = CountDecl<K> & {
   /** This declaration's answers, one per kind (0 where not asked); null without counts. */
   read(features: { counts?: Counts }): Record<K, number> | null;
+  /** The same, all 0 without counts (what the score reads). */
+  of(features: { counts?: Counts }): Record<K, number>;
+  /** Whether this event's counts include this declaration's answers. */
+  asked(features: { counts?: Counts }): boolean;
 };
 
 export function declare<K extends IdentityKind>(decl: CountDecl<K>): Declared<K> {
+  const of = (features: { counts?: Counts }) => {
+    const group = features.counts?.[decl.group];
+    const out = {} as Record<K, number>;
+    for (const kind of decl.kinds) out[kind] = group?.[kind] ?? 0;
+    return out;
+  };
   return {
     ...decl,
-    read(features) {
-      const group = features.counts?.[decl.group];
-      if (!features.counts) return null;
-      const out = {} as Record<K, number>;
-      for (const kind of decl.kinds) out[kind] = group?.[kind] ?? 0;
-      return out;
-    },
+    read: (features) => (features.counts ? of(features) : null),
+    of,
+    asked: (features) => features.counts?.[decl.group] !== undefined,
   };
 }
 

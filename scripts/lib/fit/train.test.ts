@@ -1,13 +1,12 @@
 /** The fit's pure steps: lambda by the one-standard-error rule, rounding, thresholds per type. */
 import { describe, expect, it } from "vitest";
 import { type Example, fitLogistic } from "../../../server/engine/fit.ts";
-import { SIGNAL_KEYS } from "../../../server/engine/signals.ts";
+import { NEVER_NEGATIVE, SIGNAL_KEYS } from "../../../server/engine/signals.ts";
 import { SCREEN_TYPES } from "../../../shared/schemas/screening.ts";
 import { CEILINGS, MIN_ORDINARY } from "./thresholds.ts";
 import {
   fitWithSigns,
   type Labelled,
-  NEVER_NEGATIVE,
   oneStandardError,
   rounded,
   scoreWith,

@@ -7,7 +7,12 @@
  */
 import { type Example, type Fitted, fitLogistic } from "../../../server/engine/fit.ts";
 import { scoreAction, scoreOf } from "../../../server/engine/score.ts";
-import { SIGNAL_KEYS, type Signal, type SignalKey } from "../../../server/engine/signals.ts";
+import {
+  NEVER_NEGATIVE,
+  SIGNAL_KEYS,
+  type Signal,
+  type SignalKey,
+} from "../../../server/engine/signals.ts";
 import { SCREEN_TYPES, type ScreenType } from "../../../shared/schemas/screening.ts";
 import type { Threshold, Thresholds, Weights } from "../../../shared/score/weights.ts";
 import {
@@ -113,38 +118,9 @@ export function chooseLambda(rows: readonly Labelled[], lambdas: readonly number
 }
 
 /**
- * Counts of what an attacker repeats: more of them never makes an event safer. Fitted freely,
- * some came out negative on the simulator, correcting a correlated count (signups from one /24
- * −58 points against +35 from its network), so a farm's third signup from one /24 scored lower
- * than its first (npm start, by hand); an attacker reading the shipped file could use that.
- */
-export const NEVER_NEGATIVE: ReadonlySet<SignalKey> = new Set([
-  "linked_last_hour",
-  "linked_last_day",
-  "linked_bad",
-  "phone_accounts",
-  "signups_ip",
-  "signups_subnet",
-  "signups_network",
-  "signups_device",
-  "domain_signups",
-  "accounts_on_device",
-  "accounts_on_card",
-  "prior_trials",
-  "promo_reused",
-  "promo_burst",
-  "promo_same_source",
-  "referrer_shares",
-  "referrals_to_referrer",
-  "requests_per_minute",
-  "cards_last_hour",
-  "refunds",
-  "disputes",
-]);
-
-/**
- * fitLogistic with NEVER_NEGATIVE held at 0 or above: fitted, then each of them that came out
- * negative fixed at 0 (left out) and the rest fitted again, until none is (deterministic).
+ * fitLogistic with the signals declared "never negative" (server/engine/signals/declarations.ts:
+ * counts of what an attacker repeats) held at 0 or above: fitted, then each of them that came
+ * out negative fixed at 0 (left out) and the rest fitted again, until none is (deterministic).
  */
 export function fitWithSigns(examples: readonly Example[], lambda: number): Fitted {
   let keys: readonly SignalKey[] = SIGNAL_KEYS;

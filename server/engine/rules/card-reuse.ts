@@ -7,14 +7,14 @@
 import { declare, fixed, HOUR, recordWindow } from "../counting.ts";
 import type { Rule } from "../types.ts";
 
-const usersOnCard = declare({
+export const usersOnCard = declare({
   group: "usersOnCard",
   kinds: ["card"],
   window: recordWindow("rule_cc_reuse", "users"),
   measure: "distinctSubject",
   except: "subject",
 });
-const cardsLastHour = declare({
+export const cardsLastHour = declare({
   group: "cardsLastHour",
   kinds: ["user", "email", "ip", "device"],
   window: fixed(HOUR),

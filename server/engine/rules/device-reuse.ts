@@ -2,7 +2,7 @@
 import { declare, recordWindow } from "../counting.ts";
 import type { Rule } from "../types.ts";
 
-const usersOnDevice = declare({
+export const usersOnDevice = declare({
   group: "usersOn",
   kinds: ["device"],
   window: recordWindow("rule_device_fingerprint_reuse", "users"),

@@ -31,7 +31,7 @@ const disposableSignups = declare({
  * Signups with this email domain (and from this network) in the last hour, all of them and
  * those with made-up addresses: new domains only.
  */
-const domainSignups = declare({
+export const domainSignups = declare({
   group: "domainSignupsLastHour",
   kinds: ["domain", "domainNet", "domainMadeUp", "domainMadeUpNet"],
   asks: ["signup"],
@@ -41,7 +41,7 @@ const domainSignups = declare({
   enabled: (s) => s.rule_email.new_domain_signups_per_hour !== null,
 });
 /** Every signup with this domain in 30 days: equal to the hour's when the domain is new. */
-const domainSeen = declare({
+export const domainSeen = declare({
   group: "domainSignups30Days",
   kinds: ["domain"],
   asks: ["signup"],

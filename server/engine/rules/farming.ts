@@ -11,7 +11,7 @@ import { linkCounts, regularity } from "../links.ts";
 import type { Finding, Links, Rule } from "../types.ts";
 import { ordinal } from "../words.ts";
 
-const accountsOn = declare({
+export const accountsOn = declare({
   group: "accountsOn",
   kinds: ["device", "card"],
   asks: ["signup"],

@@ -15,7 +15,7 @@ import { linkCounts } from "../links.ts";
 import type { Finding, Rule } from "../types.ts";
 import { ordinal } from "../words.ts";
 
-const priorTrials = declare({
+export const priorTrials = declare({
   group: "priorTrials",
   kinds: ["email", "card", "device"],
   asks: ["trial_start"],

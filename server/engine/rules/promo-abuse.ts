@@ -17,7 +17,7 @@ import { ordinal } from "../words.ts";
  */
 const NEW_REFERRER = 7 * DAY;
 
-const promoRedeemedBy = declare({
+export const promoRedeemedBy = declare({
   group: "promoRedeemedBy",
   kinds: ["email", "device", "card"],
   asks: ["promo_redemption"],
@@ -28,7 +28,7 @@ const promoRedeemedBy = declare({
   samePromo: true,
   enabled: (s) => s.rule_promo_abuse.promo_reuse,
 });
-const referrerShares = declare({
+export const referrerShares = declare({
   group: "referrerShares",
   kinds: ["device", "ip", "card", "email"],
   asks: ["referral"],
@@ -37,7 +37,7 @@ const referrerShares = declare({
   ofReferrer: true,
   enabled: (s) => s.rule_promo_abuse.self_referral,
 });
-const referralsOfReferrer = declare({
+export const referralsOfReferrer = declare({
   group: "referralsLastHour",
   kinds: ["referrer"],
   asks: ["referral"],

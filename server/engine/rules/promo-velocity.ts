@@ -7,7 +7,7 @@ import { declare, fixed, HOUR, MINUTE } from "../counting.ts";
 import type { Rule } from "../types.ts";
 import { ordinal } from "../words.ts";
 
-const ofCode = declare({
+export const ofCode = declare({
   group: "promoCodeLast10Minutes",
   kinds: ["promo"],
   asks: ["promo_redemption"],
@@ -15,7 +15,7 @@ const ofCode = declare({
   window: fixed(10 * MINUTE),
   measure: "count",
 });
-const fromSource = declare({
+export const fromSource = declare({
   group: "promoLastHour",
   kinds: ["ip", "device"],
   asks: ["promo_redemption"],

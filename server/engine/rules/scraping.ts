@@ -16,7 +16,7 @@ export const HOSTING_PACE_DIVISOR = 6;
 /** From one browser (device id) anywhere, a sixth of the limit is a crawler's pace too. */
 export const DEVICE_PACE_DIVISOR = 6;
 
-const requestsLastMinute = declare({
+export const requestsLastMinute = declare({
   group: "requestsLastMinute",
   kinds: ["ip", "device"],
   asks: ["request"],

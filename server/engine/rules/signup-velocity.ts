@@ -33,7 +33,7 @@ export function filledByHand(subject: EventSubject, features: Features): boolean
   return behavior.timeToSubmitMs === null || behavior.timeToSubmitMs >= MIN_TIME_TO_SUBMIT_MS;
 }
 
-const signupsLastHour = declare({
+export const signupsLastHour = declare({
   group: "signupsLastHour",
   kinds: ["ip", "subnet", "network", "device"],
   asks: ["signup"],

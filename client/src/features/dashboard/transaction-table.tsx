@@ -1,8 +1,7 @@
 /** The dashboard's transactions: the spec's table, and on phones a card per row (components/card-table.css), outcome first (dashboard.css). */
-import { Fragment, useState } from "react";
 import type { DashboardRow } from "../../../../shared/schemas/transaction.ts";
 import { Breakable } from "../../components/breakable.tsx";
-import "../../components/card-table.css";
+import { ExpandableTable } from "../../components/expandable-table.tsx";
 import { LabelButtons } from "../review/label-buttons.tsx";
 import {
   formatAction,
@@ -32,42 +31,16 @@ export const COLUMNS = [
 ] as const;
 
 export function TransactionTable({ rows }: { rows: DashboardRow[] }) {
-  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  const flip = (id: string) =>
-    setOpen((now) => {
-      const next = new Set(now);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
   return (
-    <div className="tx-scroll card-scroll">
-      <table className="tx-table card-table">
-        <caption className="visually-hidden">Transactions, newest first</caption>
-        <thead>
-          <tr>
-            {COLUMNS.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <Fragment key={row.id}>
-              <TransactionRow row={row} open={open.has(row.id)} onFlip={() => flip(row.id)} />
-              {open.has(row.id) && (
-                <tr className="tx-detail card-detail" id={`charge-${row.id}`}>
-                  <td colSpan={COLUMNS.length}>
-                    <LabelButtons kind="charge" id={row.id} />
-                  </td>
-                </tr>
-              )}
-            </Fragment>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ExpandableTable
+      rows={rows}
+      columns={COLUMNS}
+      prefix="tx"
+      caption="Transactions, newest first"
+      detailId={(id) => `charge-${id}`}
+      row={(row, open, onFlip) => <TransactionRow row={row} open={open} onFlip={onFlip} />}
+      detail={(row) => <LabelButtons kind="charge" id={row.id} />}
+    />
   );
 }
 

@@ -3,10 +3,9 @@
  * what its risk score adds up from, and the accounts linked to it. On phones each row is a card (components/card-table.css),
  * decision first (screenings.css).
  */
-import { Fragment, useState } from "react";
 import type { ScreeningRow } from "../../../../shared/schemas/screening.ts";
 import { Breakable } from "../../components/breakable.tsx";
-import "../../components/card-table.css";
+import { ExpandableTable } from "../../components/expandable-table.tsx";
 import { ruleLabel } from "../../lib/rule-format.ts";
 import { LabelButtons } from "../review/label-buttons.tsx";
 import { LinkedAccounts } from "./linked-accounts.tsx";
@@ -31,54 +30,29 @@ export const COLUMNS = [
 ] as const;
 
 export function ScreeningTable({ rows }: { rows: ScreeningRow[] }) {
-  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  const flip = (id: string) =>
-    setOpen((current) => {
-      const next = new Set(current);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-
   return (
-    <div className="sc-scroll card-scroll">
-      <table className="sc-table card-table">
-        <caption className="visually-hidden">Screenings, newest first</caption>
-        <thead>
-          <tr>
-            {COLUMNS.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <Fragment key={row.id}>
-              <Row row={row} open={open.has(row.id)} onFlip={() => flip(row.id)} />
-              {open.has(row.id) && (
-                <tr className="sc-detail card-detail" id={`screening-${row.id}`}>
-                  <td colSpan={COLUMNS.length}>
-                    {row.collect_ip && (
-                      <p className="sc-collect">
-                        IP seen by warden.js: <b data-collect-ip>{row.collect_ip}</b>
-                        {row.ip && row.ip !== row.collect_ip
-                          ? ` (your backend sent ${row.ip})`
-                          : ""}
-                      </p>
-                    )}
-                    <ScreeningReasons row={row} />
-                    <ScoreBreakdown score={row.score} contributions={row.contributions} />
-                    <LinkedAccounts id={row.id} createdAt={row.created_at} load />
-                    <LabelButtons kind="screening" id={row.id} />
-                  </td>
-                </tr>
-              )}
-            </Fragment>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ExpandableTable
+      rows={rows}
+      columns={COLUMNS}
+      prefix="sc"
+      caption="Screenings, newest first"
+      detailId={(id) => `screening-${id}`}
+      row={(row, open, onFlip) => <Row row={row} open={open} onFlip={onFlip} />}
+      detail={(row) => (
+        <>
+          {row.collect_ip && (
+            <p className="sc-collect">
+              IP seen by warden.js: <b data-collect-ip>{row.collect_ip}</b>
+              {row.ip && row.ip !== row.collect_ip ? ` (your backend sent ${row.ip})` : ""}
+            </p>
+          )}
+          <ScreeningReasons row={row} />
+          <ScoreBreakdown score={row.score} contributions={row.contributions} />
+          <LinkedAccounts id={row.id} createdAt={row.created_at} load />
+          <LabelButtons kind="screening" id={row.id} />
+        </>
+      )}
+    />
   );
 }
 

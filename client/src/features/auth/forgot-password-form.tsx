@@ -1,5 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { TextField } from "../../components/text-field.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { FormMessage } from "./auth-layout.tsx";
 
@@ -16,18 +17,16 @@ export function ForgotPasswordForm() {
   return (
     <form onSubmit={submit} aria-labelledby="forgot-title" className="stack">
       <h2 id="forgot-title">Forgot your password?</h2>
-      <label>
-        Email
-        <input
-          type="email"
-          name="forgot-email"
-          required
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          disabled={request.isPending}
-        />
-      </label>
+      <TextField
+        label="Email"
+        type="email"
+        name="forgot-email"
+        required
+        autoComplete="email"
+        disabled={request.isPending}
+        value={email}
+        onValue={setEmail}
+      />
       <button type="submit" disabled={request.isPending}>
         Send Reset Email
       </button>

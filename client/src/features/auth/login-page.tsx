@@ -8,6 +8,7 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { ACCOUNT_DELETE_TEXT } from "../../../../shared/schemas/account-config.ts";
+import { TextField } from "../../components/text-field.tsx";
 import { useRefreshSession, useSession } from "../../lib/session.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { EnrolTwoFactor } from "../two-factor/enrol-two-factor.tsx";
@@ -95,28 +96,24 @@ function PasswordStep() {
     <AuthLayout title="Log In">
       <FormMessage kind="success" text={deleted ? ACCOUNT_DELETE_TEXT.deleted : null} />
       <form onSubmit={submit} aria-label="Log in" className="stack">
-        <label>
-          Email
-          <input
-            type="email"
-            name="email"
-            required
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
-        <label>
-          Password
-          <input
-            type="password"
-            name="password"
-            required
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          required
+          autoComplete="email"
+          value={email}
+          onValue={setEmail}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          required
+          autoComplete="current-password"
+          value={password}
+          onValue={setPassword}
+        />
         <button type="submit" disabled={login.isPending}>
           {login.isPending ? "Logging in..." : "Log In"}
         </button>

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { MESSAGES, RESET_REDIRECT_MS } from "../../../../shared/messages.ts";
 import { PASSWORD_MIN } from "../../../../shared/schemas/auth.ts";
+import { TextField } from "../../components/text-field.tsx";
 import { useRefreshSession } from "../../lib/session.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { AuthLayout, FormMessage } from "./auth-layout.tsx";
@@ -87,26 +88,22 @@ function ResetFlow({ tokenHash, email }: { tokenHash: string; email: string }) {
   return (
     <AuthLayout title="Reset your password">
       <form onSubmit={submit} aria-label="Choose a new password" className="stack" noValidate>
-        <label>
-          New password
-          <input
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        <label>
-          Confirm new password
-          <input
-            type="password"
-            name="confirm"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-          />
-        </label>
+        <TextField
+          label="New password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          value={password}
+          onValue={setPassword}
+        />
+        <TextField
+          label="Confirm new password"
+          type="password"
+          name="confirm"
+          autoComplete="new-password"
+          value={confirm}
+          onValue={setConfirm}
+        />
         <button type="submit" disabled={reset.isPending}>
           {reset.isPending ? "Saving..." : "Update Password"}
         </button>

@@ -2,6 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../../../../shared/schemas/auth.ts";
+import { TextField } from "../../components/text-field.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { AuthLayout, FormMessage } from "./auth-layout.tsx";
 
@@ -22,31 +23,27 @@ export default function SignupPage() {
         <FormMessage kind="success" text={signup.data.message} />
       ) : (
         <form onSubmit={submit} aria-label="Sign up" className="stack">
-          <label>
-            Email
-            <input
-              type="email"
-              name="email"
-              required
-              autoComplete="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </label>
-          <label>
-            Password
-            <input
-              type="password"
-              name="password"
-              required
-              minLength={PASSWORD_MIN}
-              maxLength={PASSWORD_MAX}
-              autoComplete="new-password"
-              aria-describedby="password-hint"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </label>
+          <TextField
+            label="Email"
+            type="email"
+            name="email"
+            required
+            autoComplete="email"
+            value={email}
+            onValue={setEmail}
+          />
+          <TextField
+            label="Password"
+            type="password"
+            name="password"
+            required
+            minLength={PASSWORD_MIN}
+            maxLength={PASSWORD_MAX}
+            autoComplete="new-password"
+            aria-describedby="password-hint"
+            value={password}
+            onValue={setPassword}
+          />
           <small id="password-hint">
             {PASSWORD_MIN} to {PASSWORD_MAX} characters.
           </small>

@@ -11,6 +11,7 @@ import {
   type AllowKind,
 } from "../../../../shared/schemas/allow-list.ts";
 import { LoadError } from "../../components/save-status.tsx";
+import { TextField } from "../../components/text-field.tsx";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 
 export function AllowListSection() {
@@ -64,28 +65,18 @@ export function AllowListSection() {
             ))}
           </select>
         </label>
-        <label>
-          Value
-          <input
-            name="value"
-            autoComplete="off"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-          />
-        </label>
+        <TextField label="Value" name="value" autoComplete="off" value={value} onValue={setValue} />
         <label>
           Note
           <input name="note" value={note} onChange={(e) => setNote(e.target.value)} />
         </label>
-        <label>
-          Expires
-          <input
-            name="expires"
-            type="date"
-            value={expires}
-            onChange={(e) => setExpires(e.target.value)}
-          />
-        </label>
+        <TextField
+          label="Expires"
+          name="expires"
+          type="date"
+          value={expires}
+          onValue={setExpires}
+        />
         <button type="submit" disabled={add.isPending || value.trim() === ""}>
           Allow
         </button>

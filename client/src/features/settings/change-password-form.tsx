@@ -2,6 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../../../../shared/schemas/auth.ts";
+import { TextField } from "../../components/text-field.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 
 export function ChangePasswordForm() {
@@ -31,41 +32,35 @@ export function ChangePasswordForm() {
   return (
     <form onSubmit={submit} aria-labelledby="change-password-title" className="stack panel">
       <h2 id="change-password-title">Change Password</h2>
-      <label>
-        Current password
-        <input
-          type="password"
-          name="current-password"
-          required
-          autoComplete="current-password"
-          value={currentPassword}
-          onChange={(e) => setCurrentPassword(e.target.value)}
-        />
-      </label>
-      <label>
-        New password
-        <input
-          type="password"
-          name="new-password"
-          required
-          minLength={PASSWORD_MIN}
-          maxLength={PASSWORD_MAX}
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </label>
-      <label>
-        Confirm new password
-        <input
-          type="password"
-          name="confirm-password"
-          required
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-        />
-      </label>
+      <TextField
+        label="Current password"
+        type="password"
+        name="current-password"
+        required
+        autoComplete="current-password"
+        value={currentPassword}
+        onValue={setCurrentPassword}
+      />
+      <TextField
+        label="New password"
+        type="password"
+        name="new-password"
+        required
+        minLength={PASSWORD_MIN}
+        maxLength={PASSWORD_MAX}
+        autoComplete="new-password"
+        value={password}
+        onValue={setPassword}
+      />
+      <TextField
+        label="Confirm new password"
+        type="password"
+        name="confirm-password"
+        required
+        autoComplete="new-password"
+        value={confirm}
+        onValue={setConfirm}
+      />
       <button type="submit" disabled={change.isPending}>
         {change.isPending ? "Updating..." : "Update Password"}
       </button>

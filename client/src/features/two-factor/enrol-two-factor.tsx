@@ -7,6 +7,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { TwoFactorEnrolment } from "../../../../shared/schemas/two-factor.ts";
+import { TextField } from "../../components/text-field.tsx";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import { RecoveryCodes } from "./recovery-codes.tsx";
 import "./two-factor.css";
@@ -43,20 +44,18 @@ export function EnrolTwoFactor({ email, onDone, onCancel }: Props) {
       <div className="stack two-factor-enrol">
         <SecretShown enrolment={begin.data} />
         <form onSubmit={submitCode} className="stack" aria-label="Confirm two-factor sign-in">
-          <label>
-            Enter the 6-digit code the app shows
-            <input
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              required
-              maxLength={7}
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              aria-invalid={Boolean(confirm.error)}
-              aria-describedby={confirm.error ? "enrol-code-error" : undefined}
-            />
-          </label>
+          <TextField
+            label="Enter the 6-digit code the app shows"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            maxLength={7}
+            aria-invalid={Boolean(confirm.error)}
+            aria-describedby={confirm.error ? "enrol-code-error" : undefined}
+            value={code}
+            onValue={setCode}
+          />
           <ErrorLine error={confirm.error} field="code" id="enrol-code-error" />
           <Buttons pending={confirm.isPending} label="Turn on" onCancel={onCancel} />
         </form>
@@ -74,19 +73,17 @@ export function EnrolTwoFactor({ email, onDone, onCancel }: Props) {
         You will need an authenticator app on your phone, such as Google Authenticator, Microsoft
         Authenticator, 1Password or Bitwarden. First, confirm it is you.
       </p>
-      <label>
-        Your password
-        <input
-          type="password"
-          name="password"
-          required
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          aria-invalid={Boolean(begin.error)}
-          aria-describedby={begin.error ? "enrol-password-error" : undefined}
-        />
-      </label>
+      <TextField
+        label="Your password"
+        type="password"
+        name="password"
+        required
+        autoComplete="current-password"
+        aria-invalid={Boolean(begin.error)}
+        aria-describedby={begin.error ? "enrol-password-error" : undefined}
+        value={password}
+        onValue={setPassword}
+      />
       <ErrorLine error={begin.error} field="password" id="enrol-password-error" />
       <Buttons pending={begin.isPending} label="Continue" onCancel={onCancel} />
     </form>

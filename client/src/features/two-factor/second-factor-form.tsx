@@ -4,6 +4,7 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { TextField } from "../../components/text-field.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { ErrorLine } from "./enrol-two-factor.tsx";
 import "./two-factor.css";
@@ -35,38 +36,34 @@ export function SecondFactorForm({ onSignedIn, onLogOut }: Props) {
   return (
     <form onSubmit={submit} aria-label="Two-factor code" className="stack">
       {useRecovery ? (
-        <label>
-          Enter one of your recovery codes
-          <input
-            key="recovery"
-            name="recovery-code"
-            autoComplete="off"
-            spellCheck={false}
-            required
-            maxLength={40}
-            placeholder="xxxxx-xxxxx"
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            aria-invalid={Boolean(verify.error)}
-            aria-describedby={verify.error ? "second-factor-error" : undefined}
-          />
-        </label>
+        <TextField
+          label="Enter one of your recovery codes"
+          key="recovery"
+          name="recovery-code"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          maxLength={40}
+          placeholder="xxxxx-xxxxx"
+          aria-invalid={Boolean(verify.error)}
+          aria-describedby={verify.error ? "second-factor-error" : undefined}
+          value={code}
+          onValue={setCode}
+        />
       ) : (
-        <label>
-          Enter the 6-digit code from your authenticator app
-          <input
-            key="totp"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            required
-            maxLength={7}
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            aria-invalid={Boolean(verify.error)}
-            aria-describedby={verify.error ? "second-factor-error" : undefined}
-          />
-        </label>
+        <TextField
+          label="Enter the 6-digit code from your authenticator app"
+          key="totp"
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          required
+          maxLength={7}
+          aria-invalid={Boolean(verify.error)}
+          aria-describedby={verify.error ? "second-factor-error" : undefined}
+          value={code}
+          onValue={setCode}
+        />
       )}
       <ErrorLine error={verify.error} field="code" id="second-factor-error" />
       <button type="submit" disabled={verify.isPending}>

@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { LoadError } from "../../components/save-status.tsx";
+import { TextField } from "../../components/text-field.tsx";
 import { useSession } from "../../lib/session.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { EnrolTwoFactor, ErrorLine } from "./enrol-two-factor.tsx";
@@ -102,17 +103,15 @@ function RegenerateCodesForm({ onCodes }: { onCodes: (codes: string[]) => void }
       <p className="two-factor-note">
         Replaces all your recovery codes, used or not, with ten new ones.
       </p>
-      <label>
-        Code from your authenticator app (or a recovery code)
-        <input
-          name="regenerate-code"
-          autoComplete="one-time-code"
-          required
-          maxLength={40}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-        />
-      </label>
+      <TextField
+        label="Code from your authenticator app (or a recovery code)"
+        name="regenerate-code"
+        autoComplete="one-time-code"
+        required
+        maxLength={40}
+        value={code}
+        onValue={setCode}
+      />
       <ErrorLine error={regenerate.error} field="code" id="regenerate-error" />
       <button type="submit" className="secondary" disabled={regenerate.isPending}>
         {regenerate.isPending ? "Checking..." : "Get new recovery codes"}
@@ -133,28 +132,24 @@ function DisableForm({ onDone }: { onDone: () => void }) {
   return (
     <form onSubmit={submit} className="stack" aria-labelledby="disable-title">
       <h3 id="disable-title">Turn off</h3>
-      <label>
-        Your password
-        <input
-          type="password"
-          name="disable-password"
-          required
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </label>
-      <label>
-        Code from your authenticator app (or a recovery code)
-        <input
-          name="disable-code"
-          autoComplete="one-time-code"
-          required
-          maxLength={40}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-        />
-      </label>
+      <TextField
+        label="Your password"
+        type="password"
+        name="disable-password"
+        required
+        autoComplete="current-password"
+        value={password}
+        onValue={setPassword}
+      />
+      <TextField
+        label="Code from your authenticator app (or a recovery code)"
+        name="disable-code"
+        autoComplete="one-time-code"
+        required
+        maxLength={40}
+        value={code}
+        onValue={setCode}
+      />
       <ErrorLine error={disable.error} field={["password", "code"]} id="disable-error" />
       <button type="submit" className="danger" disabled={disable.isPending}>
         {disable.isPending ? "Checking..." : "Turn off two-factor sign-in"}

@@ -9,7 +9,7 @@ import {
   features,
   policy,
 } from "../../test/fixtures/engine.ts";
-import { decisionOf, evaluate, RULES } from "./evaluate.ts";
+import { CHECKS, decisionOf, evaluate, RULES } from "./evaluate.ts";
 import type { Policy } from "./types.ts";
 
 describe("evaluate", () => {
@@ -83,6 +83,11 @@ describe("evaluate", () => {
     const keys = RULES.map((rule) => rule.key);
     expect(new Set(keys).size).toBe(keys.length);
     for (const key of keys) expect(RULE_KEYS).toContain(key);
+  });
+
+  it("files each check under its own rule's key, one for every rule record", () => {
+    for (const [key, rule] of Object.entries(CHECKS)) expect(rule.key).toBe(key);
+    expect(Object.keys(CHECKS).sort()).toEqual([...RULE_KEYS].sort());
   });
 });
 

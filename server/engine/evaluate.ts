@@ -7,6 +7,7 @@
  * the answer into allow (allow-list.ts), unless a live finding comes from the block lists
  * (a blocked country or email provider): those win over every entry (decision 019).
  */
+import type { RuleKey } from "../../shared/schemas/rules.ts";
 import { allowedBy } from "./allow-list.ts";
 import { cardReuse } from "./rules/card-reuse.ts";
 import { countryBlocked } from "./rules/country-blocked.ts";
@@ -27,24 +28,29 @@ import { type Contribution, scoreAction, scoreOf } from "./score.ts";
 import { signalsOf } from "./signals.ts";
 import type { Decision, Evaluation, Features, Policy, Reason, Rule, Subject } from "./types.ts";
 
-/** Every rule, in the order their reasons are listed. */
-export const RULES: readonly Rule[] = [
-  earlyFraudWarning,
-  highRisk,
-  countryBlocked,
-  email,
-  oneTrial,
-  promoAbuse,
-  scraping,
-  farming,
-  signupVelocity,
-  promoVelocity,
-  entropy,
-  timezoneMismatch,
-  referrerMismatch,
-  cardReuse,
-  deviceReuse,
-];
+/**
+ * Every rule's check, in the order their reasons are listed. A rule record
+ * (shared/catalog/rule-records.ts) without a check here is a type error.
+ */
+export const CHECKS = {
+  rule_efw: earlyFraudWarning,
+  rule_high_risk: highRisk,
+  rule_country_blocked: countryBlocked,
+  rule_email: email,
+  rule_ip: oneTrial,
+  rule_promo_abuse: promoAbuse,
+  rule_scraping: scraping,
+  rule_farming: farming,
+  rule_signup_velocity: signupVelocity,
+  rule_promo_velocity: promoVelocity,
+  rule_entropy: entropy,
+  rule_timezone_mismatch: timezoneMismatch,
+  rule_referrer_mismatch: referrerMismatch,
+  rule_cc_reuse: cardReuse,
+  rule_device_fingerprint_reuse: deviceReuse,
+} satisfies Record<RuleKey, Rule>;
+
+export const RULES: readonly Rule[] = Object.values(CHECKS);
 
 /**
  * Whether a rule runs for this subject. Charges follow the merchant's own rule flags only

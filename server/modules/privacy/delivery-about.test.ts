@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deliveryIsAbout } from "./end-users.repository.ts";
+import { deliveryIsAbout } from "./delivery-about.ts";
 import { NO_VALUES } from "./scrub.ts";
 
 const found = { screenings: ["scr_1"], charges: ["ch_1"] };

@@ -164,3 +164,14 @@ export function scrubJson(
 export function scrubText(text: string | null, matcher: Matcher): string | null {
   return text === null ? null : matcher.replaceIn(text);
 }
+
+/** An audit event's `after` without the person's values: the entry's value, the note. */
+export function auditAfter(action: string, after: unknown): unknown {
+  if (after === null || typeof after !== "object" || Array.isArray(after)) return after;
+  const out = { ...(after as Record<string, unknown>) };
+  const fields = action === "allowList.add" ? ["value", "note"] : ["note"];
+  for (const field of fields) {
+    if (typeof out[field] === "string") out[field] = ERASED;
+  }
+  return out;
+}

@@ -1,12 +1,16 @@
 /**
  * Whether a webhook delivery is about an end user: the JavaScript half of deliveryCandidates
- * (end-users.sql.ts), which finds the candidates with a LIKE and parses no body. Pure.
+ * (person-rows.repository.ts), which finds the candidates with a LIKE and parses no body. Pure.
  */
-import type { Found } from "./end-users.sql.ts";
 import type { PersonValues } from "./scrub.ts";
 
 /** Whether a delivery's event is about the person's rows, or names their user id or email. */
-export function deliveryIsAbout(body: string, v: PersonValues, found: Found): boolean {
+export function deliveryIsAbout(
+  body: string,
+  v: PersonValues,
+  /** The person's screenings' and charges' ids. */
+  found: { screenings: readonly string[]; charges: readonly string[] },
+): boolean {
   let event: { data?: Record<string, Record<string, unknown> | undefined> };
   try {
     event = JSON.parse(body);

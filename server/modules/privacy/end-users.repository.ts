@@ -7,23 +7,21 @@
  */
 import { Prisma, type PrismaClient } from "../../db/generated/client.ts";
 import type { EventOutbox } from "../webhooks/webhooks.types.ts";
+import { eraseEndUser } from "./erasure.repository.ts";
 import {
   allowEntriesOf,
   arr,
   auditsOf,
   type Counts,
-  folded,
-  labelsOf,
-  tokensOf,
-} from "./end-users.sql.ts";
-import { eraseEndUser } from "./erasure.repository.ts";
-import {
   count,
   type Db,
   deliveriesAbout,
+  folded,
   identityKinds,
   ids,
+  labelsOf,
   sum,
+  tokensOf,
 } from "./person-rows.repository.ts";
 import type { PersonValues } from "./scrub.ts";
 

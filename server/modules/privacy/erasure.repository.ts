@@ -11,15 +11,19 @@ import {
   auditsOf,
   type Counts,
   chunks,
+  type Db,
+  deliveriesAbout,
+  identityKinds,
+  ids,
   JSON_COLUMNS,
   KEPT_INPUT_KEYS,
   labelsOf,
   REFERRAL_COLUMNS,
   referralsOf,
+  sum,
   TEXT_COLUMNS,
   tokensOf,
-} from "./end-users.sql.ts";
-import { type Db, deliveriesAbout, identityKinds, ids, sum } from "./person-rows.repository.ts";
+} from "./person-rows.repository.ts";
 import {
   auditAfter,
   type Matcher,

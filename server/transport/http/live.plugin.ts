@@ -20,6 +20,7 @@ import { sessionCaller } from "../../lib/caller.ts";
 import type { ValidSession } from "../../modules/auth/session.service.ts";
 import type { Services } from "../../services.ts";
 import { admit } from "../access.ts";
+import { DIRECT } from "../operations/index.ts";
 
 /** A comment this often keeps idle proxies and load balancers from closing the stream. */
 const HEARTBEAT_MS = 20_000;
@@ -34,7 +35,7 @@ export async function livePlugin(app: FastifyInstance, { services }: { services:
   // No HEAD twin: a stream's headers alone say nothing.
   app.get("/api/live", { exposeHeadRoute: false }, async (request, reply) => {
     const call = { services, caller: request.caller, session: request.session, ip: request.ip };
-    const caller = admit("live.stream", call);
+    const caller = admit(DIRECT["live.stream"], call);
     const session = request.session;
     if (!caller || !session) throw new AppError("UNAUTHORIZED", MESSAGES.signInRequired);
     if (!/\btext\/event-stream\b/i.test(request.headers.accept ?? "")) {
@@ -52,7 +53,10 @@ export async function livePlugin(app: FastifyInstance, { services }: { services:
     const allows = (now: ValidSession | null) => {
       if (now?.user.accountId !== caller.accountId) return false;
       try {
-        return admit("live.stream", { ...call, caller: sessionCaller(now), session: now }) !== null;
+        return (
+          admit(DIRECT["live.stream"], { ...call, caller: sessionCaller(now), session: now }) !==
+          null
+        );
       } catch {
         return false;
       }

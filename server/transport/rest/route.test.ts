@@ -1,7 +1,8 @@
 /**
- * The route helper on a bare Fastify app answering errors as the app does (errors.ts): who is
- * checked before the input is read, admit before the body, 400 with the field, the answer
- * read with its schema, and a misfit answer as a 500, never the caller's 400.
+ * The REST adapter on a bare Fastify app answering errors as the app does (errors.ts), with
+ * rows of its own: who is checked before the input is read (and only once), admit before the
+ * body, 400 with the field, the answer read with its schema, a misfit answer as a 500, never
+ * the caller's 400, and a route's parts mapped to the operation's input.
  */
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +11,8 @@ import { AppError } from "../../lib/app-error.ts";
 import type { Caller } from "../../lib/caller.ts";
 import type { Services } from "../../services.ts";
 import { toPublicError } from "../errors.ts";
-import { addRoutes, route } from "./route.ts";
+import { type Need, op } from "../operation.ts";
+import { addRoutes, type RestRow } from "./route.ts";
 
 const CALLERS: Record<string, Caller> = {
   secret: { accountId: "acct_s", via: "apiKey", key: { id: "k1", kind: "secret" } },
@@ -21,58 +23,102 @@ const CALLERS: Record<string, Caller> = {
 const ZBody = z.strictObject({ name: z.string().min(1) });
 const ZAnswer = z.object({ id: z.string(), name: z.string() });
 
-const routes = [
-  route({
-    method: "POST",
-    url: "/screen",
-    tag: "t",
-    summary: "an API-key route",
-    op: "screening.screen",
-    auth: "apiKey",
-    body: ZBody,
-    response: ZAnswer,
-    handler: async ({ caller, body }) => ({ id: caller.accountId, name: body.name, extra: 1 }),
-  }),
-  route({
-    method: "GET",
-    url: "/console",
-    tag: "t",
-    summary: "a session route",
-    op: "dashboard.summary",
-    auth: "session",
-    query: z.object({ limit: z.coerce.number().int().max(10) }),
-    response: null,
-    handler: async () => undefined,
-  }),
-  route({
-    method: "POST",
-    url: "/admitted",
-    tag: "t",
-    summary: "a route with checks before its body",
-    op: "collect.token",
-    auth: "none",
-    query: z.object({ key: z.string().optional() }),
-    admit: async ({ query }) => {
-      if (query.key !== "open") throw new AppError("FORBIDDEN", "key: not allowed");
-      return { door: query.key };
+/** How often the gate read each row's need: once a request, or the check ran twice. */
+const reads: Record<string, number> = {};
+function counted(name: string, row: object): RestRow {
+  const need = (row as { need: Need }).need;
+  const named = { ...row, name } as RestRow;
+  Object.defineProperty(named, "need", {
+    get: () => {
+      reads[name] = (reads[name] ?? 0) + 1;
+      return need;
     },
-    body: ZBody,
-    response: ZAnswer,
-    handler: async ({ admitted, body }) => ({ id: admitted.door, name: body.name }),
-  }),
-  route({
-    method: "GET",
-    url: "/misfit",
-    tag: "t",
-    summary: "an answer that does not fit its schema",
-    op: "auth.me",
-    auth: "none",
-    response: ZAnswer,
-    handler: async () => ({ id: 42 }),
-  }),
+  });
+  return named;
+}
+
+const rows = [
+  counted(
+    "screening.screen",
+    op({
+      need: "apiKey",
+      kind: "mutation",
+      input: ZBody,
+      output: ZAnswer,
+      handler: async ({ caller }, input) => ({ id: caller.accountId, name: input.name, extra: 1 }),
+      rest: { method: "POST", path: "/screen", tag: "t", summary: "an API-key route" },
+    }),
+  ),
+  counted(
+    "dashboard.summary",
+    op({
+      need: "read",
+      kind: "query",
+      input: z.object({ limit: z.coerce.number().int().max(10) }),
+      handler: async () => undefined,
+      rest: {
+        method: "GET",
+        path: "/console",
+        tag: "t",
+        summary: "a session route",
+        response: null,
+      },
+    }),
+  ),
+  counted(
+    "collect.token",
+    op({
+      need: "public",
+      kind: "mutation",
+      input: ZBody,
+      output: ZAnswer,
+      rest: {
+        method: "POST",
+        path: "/admitted",
+        tag: "t",
+        summary: "a route with checks before its body",
+        query: z.object({ key: z.string().optional() }),
+        admit: async ({ query }) => {
+          if (query.key !== "open") throw new AppError("FORBIDDEN", "key: not allowed");
+          return { door: query.key };
+        },
+        body: ZBody,
+        input: ({ body }) => body,
+      },
+      handler: async ({ admitted }, input) => ({ id: admitted.door, name: input.name }),
+    }),
+  ),
+  counted(
+    "auth.me",
+    op({
+      need: "public",
+      kind: "query",
+      output: ZAnswer,
+      handler: async () => ({ id: 42 }) as never,
+      rest: { method: "GET", path: "/misfit", tag: "t", summary: "an answer that does not fit" },
+    }),
+  ),
+  counted(
+    "team.changeRole",
+    op({
+      need: "public",
+      kind: "mutation",
+      input: z.object({ user_id: z.string(), role: z.string() }),
+      output: z.object({ user_id: z.string(), role: z.string() }),
+      handler: async (_, input) => input,
+      rest: {
+        method: "PUT",
+        path: "/members/:user_id",
+        tag: "t",
+        summary: "a path's id and a body, one input",
+        params: z.object({ user_id: z.string() }),
+        body: z.strictObject({ role: z.string() }),
+      },
+    }),
+  ),
 ];
 
-describe("route helper", () => {
+describe("REST adapter", () => {
   let app: FastifyInstance;
   beforeAll(async () => {
     app = Fastify();
@@ -89,7 +135,7 @@ describe("route helper", () => {
       const pub = toPublicError(error);
       return reply.code(pub.status).send(pub.body);
     });
-    await app.register(async (scope) => addRoutes(scope, routes, {} as Services));
+    await app.register(async (scope) => addRoutes(scope, rows, {} as Services));
   });
   afterAll(() => app.close());
 
@@ -214,5 +260,29 @@ describe("route helper", () => {
     });
     expect(response.statusCode).toBe(204);
     expect(response.body).toBe("");
+  });
+
+  it("merges the path's parameters and the body into the operation's input", async () => {
+    const response = await app.inject({
+      method: "PUT",
+      url: "/members/u7",
+      payload: { role: "viewer" },
+    });
+    expect(response.json()).toEqual({ user_id: "u7", role: "viewer" });
+  });
+
+  it("checks the caller once a request, whatever the route", async () => {
+    const calls = [
+      { method: "POST", url: "/screen", headers: { "x-caller": "secret" }, payload: { name: "a" } },
+      { method: "GET", url: "/console?limit=3", headers: { "x-caller": "session" } },
+      { method: "POST", url: "/admitted?key=open", payload: { name: "a" } },
+      { method: "PUT", url: "/members/u7", payload: { role: "viewer" } },
+    ] as const;
+    for (const call of calls) {
+      for (const key of Object.keys(reads)) delete reads[key];
+      const response = await app.inject(call);
+      expect(response.statusCode, call.url).toBeLessThan(300);
+      expect(Object.values(reads), call.url).toEqual([1]);
+    }
   });
 });

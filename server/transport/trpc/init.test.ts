@@ -1,24 +1,31 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { Caller } from "../../lib/caller.ts";
 import type { ValidSession } from "../../modules/auth/session.service.ts";
 import type { Services } from "../../services.ts";
-import {
-  apiKeyProcedure,
-  createCallerFactory,
-  createContextInner,
-  protectedProcedure,
-  router,
-} from "./init.ts";
+import { op } from "../operation.ts";
+import { createCallerFactory, createContextInner } from "./init.ts";
+import { appRouterOf } from "./procedures.ts";
 
-// The procedures under test read only the caller; no service is reached.
+// The procedures under test read only the caller; no service is reached. One a console member
+// with read access may call, one for a backend's secret key, and one that takes an input.
 const services = {} as Services;
-// Named as real operations (transport/access.ts refuses a path it has no rule for): one a
-// console member with read access may call, one for a backend's secret key.
-const probe = router({
-  dashboard: router({ summary: protectedProcedure.query(({ ctx }) => ctx.caller) }),
-  screeningsApi: router({ get: apiKeyProcedure.query(({ ctx }) => ctx.caller) }),
-  unlisted: protectedProcedure.query(({ ctx }) => ctx.caller),
-});
+const areas = {
+  dashboard: {
+    summary: op({ need: "read", kind: "query", handler: ({ caller }) => caller }),
+    withInput: op({
+      need: "read",
+      kind: "mutation",
+      input: z.strictObject({ n: z.number() }),
+      handler: (_, input) => input.n,
+    }),
+  },
+  screeningsApi: {
+    get: op({ need: "apiKey", kind: "query", handler: ({ caller }) => caller }),
+    restOnly: op({ need: "apiKey", kind: "query", trpc: false, handler: () => 1 }),
+  },
+};
+const probe = appRouterOf(areas);
 const callerOf = createCallerFactory(probe);
 
 const session: ValidSession = {
@@ -44,7 +51,7 @@ const viaPublishable: Caller = {
   key: { id: "k2", kind: "publishable" },
 };
 
-describe("procedure builders", () => {
+describe("procedures built from rows", () => {
   it.each([
     {
       name: "no caller",
@@ -86,8 +93,23 @@ describe("procedure builders", () => {
     expect(await api.screeningsApi.get()).toEqual(viaKey);
   });
 
-  it("refuses a procedure the access table does not name, even to a signed-in member", async () => {
-    const api = callerOf(createContextInner({ services, caller: viaSession, session }));
-    await expect(api.unlisted()).rejects.toMatchObject({ code: "FORBIDDEN" });
+  it("checks the caller before the input is read", async () => {
+    const api = callerOf(createContextInner({ services }));
+    await expect(api.dashboard.withInput({ n: "x" } as never)).rejects.toMatchObject({
+      code: "UNAUTHORIZED",
+    });
+    const member = callerOf(createContextInner({ services, caller: viaSession, session }));
+    await expect(member.dashboard.withInput({ n: "x" } as never)).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+    expect(await member.dashboard.withInput({ n: 3 })).toBe(3);
+  });
+
+  it("makes no procedure of a REST-only row", () => {
+    expect(Object.keys(probe._def.procedures).sort()).toEqual([
+      "dashboard.summary",
+      "dashboard.withInput",
+      "screeningsApi.get",
+    ]);
   });
 });

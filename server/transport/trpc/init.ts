@@ -1,15 +1,16 @@
 /**
  * tRPC building blocks: the context (one caller identity, built once per request, or without
- * HTTP for tests and the REST adapter), error mapping, and the procedure builders: public,
- * protected (a console session) and apiKey (a merchant's backend).
+ * HTTP for tests), error mapping, and the gate every procedure passes (procedures.ts builds
+ * each one from its operation's row).
  */
 import { initTRPC, TRPCError } from "@trpc/server";
-import { type Caller, secretKeyCaller } from "../../lib/caller.ts";
+import type { Caller } from "../../lib/caller.ts";
 import type { ValidSession } from "../../modules/auth/session.service.ts";
 import type { Services } from "../../services.ts";
 import { pass } from "../access.ts";
 import { toPublicError } from "../errors.ts";
 import type { SessionCookie } from "../http/session.plugin.ts";
+import type { AccessRule } from "../operation.ts";
 
 /** What a procedure may know about the caller and how it may touch the session cookie. */
 export type Context = {
@@ -21,7 +22,7 @@ export type Context = {
   sessionCookie: SessionCookie;
 };
 
-/** A context without HTTP, for createCaller in tests and for the REST adapter. */
+/** A context without HTTP, for createCaller in tests. */
 export function createContextInner(
   partial: Pick<Context, "services"> & Partial<Omit<Context, "services">>,
 ): Context {
@@ -70,44 +71,32 @@ const mapErrors = t.middleware(async ({ next }) => {
 const FAILED = Symbol("failed");
 
 /**
- * Every procedure passes the one gate (transport/access.ts), named by its path: the caller's
- * role is checked there and a change's audit event written there, as for the REST routes.
+ * Every procedure passes the one gate (transport/access.ts) for its operation: the caller's
+ * role is checked there, before the input is read, and a change's audit event written there,
+ * as for the REST routes. The caller it lets in is the one the procedure is handed.
  */
-const gate = t.middleware(async ({ ctx, path, getRawInput, next }) => {
-  let failure: Awaited<ReturnType<typeof next>> | null = null;
-  try {
-    return await pass(path, ctx, await getRawInput(), async () => {
-      const result = await next();
-      if (!result.ok) {
-        failure = result;
-        throw FAILED;
-      }
-      return result;
-    });
-  } catch (error) {
-    if (error === FAILED && failure) return failure;
-    throw error;
-  }
-});
+function gate(rule: AccessRule) {
+  return t.middleware(async ({ ctx, getRawInput, next }) => {
+    let failure: Awaited<ReturnType<typeof next>> | null = null;
+    try {
+      return await pass(rule, ctx, await getRawInput(), async (caller) => {
+        const result = await next({ ctx: { ...ctx, caller } });
+        if (!result.ok) {
+          failure = result;
+          throw FAILED;
+        }
+        return result;
+      });
+    } catch (error) {
+      if (error === FAILED && failure) return failure;
+      throw error;
+    }
+  });
+}
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure.use(mapErrors).use(gate);
-
-/** A signed-in console user: `ctx.user` and `ctx.session` are set from here on. */
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (ctx.caller?.via !== "session" || !ctx.session) {
-    throw new TRPCError({ code: "UNAUTHORIZED", message: "Please log in." });
-  }
-  return next({
-    ctx: { ...ctx, caller: ctx.caller, session: ctx.session, user: ctx.session.user },
-  });
-});
-
-/**
- * A merchant's backend holding a secret API key: `ctx.caller` is set. A console session
- * does not pass, and neither does a publishable key (it can only collect).
- */
-export const apiKeyProcedure = publicProcedure.use(({ ctx, next }) =>
-  next({ ctx: { ...ctx, caller: secretKeyCaller(ctx.caller) } }),
-);
+/** The procedure of one operation, before its input, output and call (procedures.ts). */
+export const gated = (rule: AccessRule) => t.procedure.use(mapErrors).use(gate(rule));
+/** What every procedure's type shares: the router's meta and error shape. */
+export type RootTypes = typeof t._config.$types;

@@ -3,11 +3,10 @@
  * gets a single-use token for the merchant's backend. Called cross-origin from the merchant's
  * pages, so every answer reflects the page's Origin in CORS (never with credentials): a token
  * is only ever answered to an allowed origin, and a refusal's message is not secret, so a page
- * on an origin not yet allowed can read why (warden.js logs it). OPTIONS answers the preflight
- * a JSON body causes, for any origin, and spends nothing; warden.js sends text/plain, a simple
- * request that needs no preflight.
+ * on an origin not yet allowed can read why (warden.js logs it). Its CORS preflight is
+ * rest/collect-preflight.ts's (it calls nothing, so it is no operation).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
   COLLECT_BODY_LIMIT,
@@ -16,8 +15,7 @@ import {
 } from "../../../shared/schemas/collect.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { originOf } from "../../modules/collector/collector.service.ts";
-import type { Services } from "../../services.ts";
-import { addRoutes, type Route, route } from "./route.ts";
+import { op } from "../operation.ts";
 
 const EXAMPLE = {
   device_id: "wd1_3f9a0c2e71b84d5e6a7f8091a2b3",
@@ -35,7 +33,7 @@ const EXAMPLE = {
 };
 
 /** The publishable key; a missing or repeated one is the collector's 401, not a 400. */
-const ZCollectQuery = z.object({ key: z.string().optional().catch(undefined) });
+export const ZCollectQuery = z.object({ key: z.string().optional().catch(undefined) });
 
 /** A text/plain body (what warden.js sends, to skip a CORS preflight) holds JSON. */
 const ZCollectBody = z.preprocess((body) => {
@@ -50,7 +48,7 @@ const ZCollectBody = z.preprocess((body) => {
 }, ZCollectInput);
 
 /** Lets the page that sent this request read the answer, whatever it is (see above). */
-function allowCors(request: FastifyRequest, reply: FastifyReply): void {
+export function allowCors(request: FastifyRequest, reply: FastifyReply): void {
   reply.header("vary", "origin");
   const origin = originOf(request.headers.origin);
   if (!origin) return;
@@ -58,46 +56,31 @@ function allowCors(request: FastifyRequest, reply: FastifyReply): void {
   reply.header("cross-origin-resource-policy", "cross-origin");
 }
 
-export function collectRouteTable(services: Services): Route[] {
-  const { collector } = services;
-  return [
-    route({
-      method: "OPTIONS",
-      url: "/v1/collect",
-      tag: "screening",
-      summary: "The CORS preflight of a collect sent as application/json",
-      op: "collect.token",
-      auth: "none",
-      hide: true,
-      query: ZCollectQuery,
-      response: null,
-      handler: async (_, request, reply) => {
-        allowCors(request, reply);
-        reply.header("access-control-allow-methods", "POST");
-        reply.header("access-control-allow-headers", "content-type");
-        reply.header("access-control-max-age", "600");
-      },
-    }),
-    route({
+export const collect = {
+  token: op({
+    need: "public",
+    kind: "mutation",
+    trpc: false,
+    input: ZCollectBody,
+    output: ZCollectResult,
+    rest: {
       method: "POST",
-      url: "/v1/collect",
+      path: "/v1/collect",
       tag: "screening",
       summary: "Browser collector (warden.js): turn what the page saw into a signals token",
-      op: "collect.token",
-      auth: "publishableKey",
       query: ZCollectQuery,
       // The key, the Origin and both budgets before the body is read (collector.service.ts).
-      admit: async ({ query }, request, reply) => {
+      admit: async ({ services, query }, request, reply) => {
         allowCors(request, reply);
-        const access = await collector.authorize(query.key, request.headers.origin);
-        return collector.admit(access, request.ip, {
+        const access = await services.collector.authorize(query.key, request.headers.origin);
+        return services.collector.admit(access, request.ip, {
           headers: request.headers,
           protocol: request.protocol,
         });
       },
       body: ZCollectBody,
+      input: ({ body }) => body,
       bodyLimit: COLLECT_BODY_LIMIT,
-      response: ZCollectResult,
       errors: [403, 413, 429],
       examples: {
         body: EXAMPLE,
@@ -119,11 +102,7 @@ export function collectRouteTable(services: Services): Route[] {
           required: ["key"],
         },
       },
-      handler: ({ admitted, body }) => collector.collect(admitted, body),
-    }),
-  ];
-}
-
-export async function collectRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  addRoutes(app, collectRouteTable(services), services);
-}
+    },
+    handler: ({ services, admitted }, input) => services.collector.collect(admitted, input),
+  }),
+};

@@ -1,37 +1,19 @@
 /**
- * The audit log as REST, for scripts with `Authorization: Bearer <token>` (and the console's
- * "Export CSV" link, with its cookie): a page of events as JSON, and every matching event as
- * CSV. The CSV is streamed a page at a time, so it is not a table row (route.ts answers
+ * GET /api/audit.csv: every event of the audit log the filters match, newest first, as a
+ * download (scripts with `Authorization: Bearer <token>`, and the console's "Export CSV" link
+ * with its cookie). Streamed a page at a time, so it is not a row's route (those answer
  * JSON); it passes the same gate first (transport/access.ts), then parses its query with the
  * same shared schema, so a bad filter is the same 400 naming the field.
  */
 import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
-import { ZAuditApiQuery, ZAuditExportQuery, ZAuditPage } from "../../../shared/schemas/audit.ts";
+import { ZAuditExportQuery } from "../../../shared/schemas/audit.ts";
 import type { Services } from "../../services.ts";
 import { pass } from "../access.ts";
+import { DIRECT } from "../operations/index.ts";
 import { ERROR_BODY, jsonSchema } from "./openapi.plugin.ts";
-import { addRoutes, type Route, route } from "./route.ts";
 
-export function auditRouteTable(services: Services): Route[] {
-  return [
-    route({
-      method: "GET",
-      url: "/audit",
-      tag: "audit",
-      summary:
-        "The account's audit log, newest first: who changed what, when, from which IP, with before and after (secrets masked); filter by action (a name, or a prefix ending with '.', comma-separated), actor, since and until",
-      op: "audit.list",
-      auth: "session",
-      query: ZAuditApiQuery,
-      response: ZAuditPage,
-      handler: ({ caller, query }) => services.audit.page(caller.accountId, query),
-    }),
-  ];
-}
-
-/** GET /api/audit.csv: every event the filters match, newest first, as a download. */
-function exportRoute(app: FastifyInstance, services: Services): void {
+export function auditExportRoute(app: FastifyInstance, services: Services): void {
   app.route({
     method: "GET",
     url: "/audit.csv",
@@ -51,8 +33,7 @@ function exportRoute(app: FastifyInstance, services: Services): void {
     },
     handler: async (request, reply) => {
       const call = { services, caller: request.caller, session: request.session, ip: request.ip };
-      return pass("audit.export", call, request.query, async () => {
-        const caller = request.caller;
+      return pass(DIRECT["audit.export"], call, request.query, async (caller) => {
         if (!caller) throw new Error("pass let a call without a caller in");
         const filters = ZAuditExportQuery.parse(request.query);
         const lines = services.audit.csv(caller.accountId, filters);
@@ -71,9 +52,4 @@ function exportRoute(app: FastifyInstance, services: Services): void {
       });
     },
   });
-}
-
-export async function auditRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  addRoutes(app, auditRouteTable(services), services);
-  exportRoute(app, services);
 }

@@ -14,7 +14,7 @@ import {
   ZRetentionSettings,
 } from "../../../../shared/schemas/retention.ts";
 import { Editable } from "../../components/editable.tsx";
-import { LoadError } from "../../components/save-status.tsx";
+import { Loaded } from "../../components/loaded.tsx";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import "./retention.css";
 
@@ -28,15 +28,13 @@ export function RetentionSection() {
         How long Warden keeps what it stores about your end users. Housekeeping deletes (or, for
         charges, clears) what is older, account by account.
       </p>
-      {view.isError ? (
-        <LoadError what="the retention settings" error={errorMessage(view.error)} />
-      ) : !view.data ? (
-        <p className="loading">Loading…</p>
-      ) : (
-        <Editable need="own">
-          <RetentionForm saved={view.data} />
-        </Editable>
-      )}
+      <Loaded query={view} what="the retention settings">
+        {(saved) => (
+          <Editable need="own">
+            <RetentionForm saved={saved} />
+          </Editable>
+        )}
+      </Loaded>
     </section>
   );
 }

@@ -10,7 +10,7 @@ import {
   type ApiKeyKind,
   ZApiKeyCreate,
 } from "../../../../shared/schemas/api-keys.ts";
-import { LoadError } from "../../components/save-status.tsx";
+import { Loaded } from "../../components/loaded.tsx";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import { AllowedOrigins } from "./allowed-origins.tsx";
 import { ApiKeyList } from "./api-key-list.tsx";
@@ -109,13 +109,9 @@ export function ApiKeysSection() {
         </p>
       )}
       {created && <NewKeyBox created={created} onDone={() => setCreated(null)} />}
-      {list.isError ? (
-        <LoadError what="your API keys" error={errorMessage(list.error)} />
-      ) : !list.data ? (
-        <p className="loading">Loading…</p>
-      ) : (
-        <ApiKeyList keys={list.data} onRevoked={refresh} />
-      )}
+      <Loaded query={list} what="your API keys">
+        {(keys) => <ApiKeyList keys={keys} onRevoked={refresh} />}
+      </Loaded>
       <AllowedOrigins />
     </section>
   );

@@ -13,7 +13,7 @@ import {
   ZSecuritySettings,
 } from "../../../../shared/schemas/team.ts";
 import { Editable } from "../../components/editable.tsx";
-import { LoadError } from "../../components/save-status.tsx";
+import { Loaded } from "../../components/loaded.tsx";
 import { useRefreshSession } from "../../lib/session.ts";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 
@@ -23,15 +23,13 @@ export function SecuritySection() {
   return (
     <section className="panel tm-panel" aria-labelledby="security-title">
       <h2 id="security-title">Security</h2>
-      {settings.isError ? (
-        <LoadError what="the security settings" error={errorMessage(settings.error)} />
-      ) : !settings.data ? (
-        <p className="loading">Loading…</p>
-      ) : (
-        <Editable need="own">
-          <SecurityForm saved={settings.data} />
-        </Editable>
-      )}
+      <Loaded query={settings} what="the security settings">
+        {(saved) => (
+          <Editable need="own">
+            <SecurityForm saved={saved} />
+          </Editable>
+        )}
+      </Loaded>
     </section>
   );
 }

@@ -72,7 +72,7 @@ export function createServices(deps: ServiceDeps) {
       auth: accounts.auth,
       throttle: accounts.throttle,
       screenings: screeningRepo,
-      signalTokens: screening.collector,
+      collectorTokens: screening.collector,
       webhooks: decisions.webhooks,
       audit: accounts.audit,
       retention,

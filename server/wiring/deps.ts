@@ -36,7 +36,7 @@ export type ServiceDeps = {
   webhookEndpointsPerAccount?: number;
   /** Days a delivered or failed decision webhook delivery is kept (default 30). */
   webhookDeliveryRetentionDays?: number;
-  /** Signal tokens kept per publishable key (default TOKENS_PER_KEY). */
+  /** Collector tokens kept per publishable key (default TOKENS_PER_KEY). */
   collectTokensPerKey?: number;
   log: {
     info(obj: object, msg: string): void;

@@ -11,7 +11,7 @@ import { createBacktestRepository } from "../modules/backtest/backtest.repositor
 import { createBacktestService } from "../modules/backtest/backtest.service.ts";
 import { backtestInChildProcess } from "../modules/backtest/backtest-child.ts";
 import { createCollectorService, TOKENS_PER_KEY } from "../modules/collector/collector.service.ts";
-import { createSignalTokensRepository } from "../modules/collector/signal-tokens.repository.ts";
+import { createCollectorTokensRepository } from "../modules/collector/collector-tokens.repository.ts";
 import { createPerMinuteService } from "../modules/live/per-minute.service.ts";
 import { warmFeatures } from "../modules/screening/features/index.ts";
 import { createScreeningRepository } from "../modules/screening/screening.repository.ts";
@@ -46,7 +46,7 @@ export function wireScreening(
     onCreated: () => setImmediate(warmFeatures),
   });
   const collector = createCollectorService({
-    repo: createSignalTokensRepository(prisma),
+    repo: createCollectorTokensRepository(prisma),
     apiKeys,
     policy,
     origins,
@@ -69,7 +69,7 @@ export function wireScreening(
       ),
       policy,
       now,
-      signals: collector,
+      collector,
       digestKeyOf,
       observe: metrics.screening,
     }),

@@ -174,9 +174,9 @@ describe.each(DB_KINDS)("browser collector API (%s)", (kind) => {
     try {
       expect((await backend.decide({ type: "login", signals: late })).signals).toBe("expired");
       // Housekeeping deletes tokens a day after they expired, not before.
-      expect((await t.app.services.housekeeping.purgeExpired()).signalTokens).toBe(0);
+      expect((await t.app.services.housekeeping.purgeExpired()).collectorTokens).toBe(0);
       t.clock.advance(24 * 60 * 60 * 1000);
-      expect((await t.app.services.housekeeping.purgeExpired()).signalTokens).toBeGreaterThan(0);
+      expect((await t.app.services.housekeeping.purgeExpired()).collectorTokens).toBeGreaterThan(0);
       expect(await t.prisma.signalToken.count({ where: { accountId: merchant.accountId } })).toBe(
         0,
       );

@@ -211,7 +211,7 @@ describe.each(DB_KINDS)("data retention (%s)", (kind) => {
     expect(first).toMatchObject({
       screenings: 4,
       identities: 4,
-      signalTokens: 4,
+      collectorTokens: 4,
       webhookDeliveries: 4,
       auditEvents: 4,
       chargesCleared: 4,
@@ -224,7 +224,7 @@ describe.each(DB_KINDS)("data retention (%s)", (kind) => {
     expect(all).toMatchObject({
       screenings: 7,
       identities: 7,
-      signalTokens: 8,
+      collectorTokens: 8,
       webhookDeliveries: 7,
       auditEvents: 7,
       chargesCleared: 7,

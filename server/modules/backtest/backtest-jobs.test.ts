@@ -32,7 +32,7 @@ function gatedRepo() {
     id: `s${n}`,
     createdAt: new Date(1_800_000_000_000 + n),
     input: { type: "signup", ip: "198.51.100.1" } as StoredScreeningRow["input"],
-    signals: null,
+    collected: null,
     decision: "allow",
   });
   const repo = {

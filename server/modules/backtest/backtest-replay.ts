@@ -19,10 +19,10 @@ import type { StripeHistoryIndex } from "./stripe-history.ts";
 export type StoredScreeningRow = {
   id: string;
   createdAt: Date;
-  /** The event as sent (without the signals token). */
+  /** The event as sent (without its collector token, the `signals` field). */
   input: ScreenEvent;
-  /** What warden.js collected for it (the consumed token's signals), if anything. */
-  signals: CollectedSignals | null;
+  /** What warden.js collected for it (from the token the screening consumed), if anything. */
+  collected: CollectedSignals | null;
   decision: string;
 };
 
@@ -79,7 +79,7 @@ export function createReplay(deps: {
         ids,
         probes,
         history: query,
-      } = screeningInputs(row.input, policy, base, at, digestKey, row.signals);
+      } = screeningInputs(row.input, policy, base, at, digestKey, row.collected);
       const evaluation = evaluate(subject, policy, {
         ...features,
         now: at.getTime(),

@@ -176,7 +176,7 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 2_000) {
           id: r.id,
           createdAt: new Date(Number(r.at)),
           input: typeof r.input === "string" ? JSON.parse(r.input) : r.input,
-          signals: typeof r.signals === "string" ? JSON.parse(r.signals) : r.signals,
+          collected: typeof r.signals === "string" ? JSON.parse(r.signals) : r.signals,
           decision: r.decision,
         }));
         if (rows.length < batchSize) return;

@@ -2,7 +2,8 @@
  * The browser collector's server side. Collect: a publishable key and an Origin among the
  * merchant's allowed origins (Settings → API keys) turn what warden.js sent, and what its
  * request's own headers said (screening/features/collect-request.ts, decision 024), into a single-use token,
- * valid 10 minutes; the signals stay here, only the token's SHA-256 is stored. Consume: a screening of the same account takes the token's signals once.
+ * valid 10 minutes; what was collected stays here, only the token's SHA-256 is stored. Consume: a
+ * screening of the same account takes what the token holds, once.
  *
  * A collect from an origin not allowed is refused with a 403 the page can read (its route
  * answers CORS for any origin), and the refusal is recorded (origins.service.ts): warden.js
@@ -35,13 +36,13 @@ import type { ApiKeysService } from "../api-keys/api-keys.service.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
 import { collectRequestOf, type Headers, ipKeys } from "../screening/screening.entry.ts";
 import { createBrowserWindows } from "./browser-windows.ts";
+import type { CollectorTokensRepository } from "./collector-tokens.repository.ts";
 import { type OriginsService, refusalMessage } from "./origins.service.ts";
-import type { SignalTokensRepository } from "./signal-tokens.repository.ts";
 
 const TOKEN_SHAPE = /^wdn_sig_[A-Za-z0-9_-]{16,64}$/;
 
 type Deps = {
-  repo: SignalTokensRepository;
+  repo: CollectorTokensRepository;
   apiKeys: Pick<ApiKeysService, "identify" | "spend">;
   policy: Pick<PolicyService, "load">;
   /** Records refused collects and finds them again for a refusal token. */
@@ -77,7 +78,8 @@ export type Admitted = {
 /** What became of a screening's token; `reason` says why a collect was refused. */
 export type Consumed = {
   status: SignalsStatus;
-  signals: CollectedSignals | null;
+  /** What warden.js collected, when the token was accepted. */
+  collected: CollectedSignals | null;
   reason?: string;
 };
 
@@ -192,37 +194,38 @@ export function createCollectorService({
         expiresAt,
         origin: access.origin,
         collectIp: canonicalIp(ip), // one form per address (::ffff:a.b.c.d is a.b.c.d)
-        signals: { ...input, request },
+        collected: { ...input, request },
         keep: tokensPerKey,
       });
       return { token, expires_at: expiresAt.toISOString() };
     },
 
-    /** Takes a token's signals for a screening of this account, once; never throws for a bad token. */
+    /** Takes what a token holds for a screening of this account, once; never throws for a bad token. */
     async consume(accountId: string, token: string): Promise<Consumed> {
       const refusedOrigin = refusedOriginOf(token);
       if (refusedOrigin !== null) {
         // Only an origin as collect records it is looked up (the token is the browser's word).
-        if (originOf(refusedOrigin) !== refusedOrigin) return { status: "invalid", signals: null };
+        if (originOf(refusedOrigin) !== refusedOrigin)
+          return { status: "invalid", collected: null };
         const refusal = await origins.refusal(accountId, refusedOrigin);
-        if (!refusal) return { status: "invalid", signals: null };
-        return { status: "refused", signals: null, reason: refusal.reason };
+        if (!refusal) return { status: "invalid", collected: null };
+        return { status: "refused", collected: null, reason: refusal.reason };
       }
-      if (!TOKEN_SHAPE.test(token)) return { status: "invalid", signals: null };
+      if (!TOKEN_SHAPE.test(token)) return { status: "invalid", collected: null };
       const at = now();
       const hash = sha256Hex(token);
       const row = await repo.consume(accountId, hash, at);
       if (row) {
-        const signals = ZStoredSignals.safeParse(row.signals);
-        if (!signals.success) return { status: "invalid", signals: null };
+        const stored = ZStoredSignals.safeParse(row.signals);
+        if (!stored.success) return { status: "invalid", collected: null };
         return {
           status: "accepted",
-          signals: { ...signals.data, origin: row.origin, collect_ip: row.collectIp },
+          collected: { ...stored.data, origin: row.origin, collect_ip: row.collectIp },
         };
       }
       const known = await repo.find(accountId, hash);
-      if (!known) return { status: "invalid", signals: null };
-      return { status: known.consumedAt ? "used" : "expired", signals: null };
+      if (!known) return { status: "invalid", collected: null };
+      return { status: known.consumedAt ? "used" : "expired", collected: null };
     },
 
     /** One batch of tokens past their account's retention after expiry (housekeeping). */

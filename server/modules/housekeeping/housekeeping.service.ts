@@ -2,7 +2,7 @@
  * Housekeeping: expired sessions and tokens, stale rate-limit counters, and each account's
  * data past its retention (Settings → Data retention; shared/privacy/retention.ts), the
  * instance's default where the account set none: screenings, the screenings' counting rows
- * (request events' after a day), the browser collector's signal tokens after they expired,
+ * (request events' after a day), the browser collector's tokens after they expired,
  * decision webhook deliveries that were delivered or given up on, audit events, charges'
  * personal fields and labels' notes (cleared; the charge and the label stay), and allow-list
  * entries that ended longer ago than screenings are kept. Each is deleted (or cleared) in batches of at
@@ -34,7 +34,7 @@ export function createHousekeepingService(deps: {
   auth: Pick<AuthService, "purgeExpired">;
   throttle: Pick<ThrottleService, "purgeStale">;
   screenings: Pick<ScreeningRepository, "purgeScreenings" | "purgeIdentities">;
-  signalTokens?: Pick<CollectorService, "purgeExpired">;
+  collectorTokens?: Pick<CollectorService, "purgeExpired">;
   webhooks?: Pick<WebhooksService, "purgeSettled">;
   audit?: Pick<AuditService, "prune">;
   /** Charges' personal fields, labels' notes and ended allow-list entries. */
@@ -75,8 +75,8 @@ export function createHousekeepingService(deps: {
       const identities = await drain((n) =>
         deps.screenings.purgeIdentities(now, LONGEST_WINDOW_DAYS, requests, n),
       );
-      const collector = deps.signalTokens;
-      const signalTokens = collector
+      const collector = deps.collectorTokens;
+      const collectorTokens = collector
         ? await drain((n) =>
             collector.purgeExpired(now, RETENTION.collector_tokens.default_days, n),
           )
@@ -102,7 +102,7 @@ export function createHousekeepingService(deps: {
         rateLimits: await deps.throttle.purgeStale(),
         screenings,
         identities,
-        signalTokens,
+        collectorTokens,
         webhookDeliveries,
         auditEvents,
         chargesCleared,

@@ -42,10 +42,10 @@ type Input = { device_id?: string; card_fingerprint?: string; referrer_user_id?:
 
 export function rawIdentities(row: Stored): RawIdentities {
   const input = (row.input ?? {}) as Input;
-  const signals = row.signals as CollectedSignals | null;
-  const address = row.ip ?? signals?.collect_ip ?? null;
+  const collected = row.signals as CollectedSignals | null;
+  const address = row.ip ?? collected?.collect_ip ?? null;
   return {
-    device: input.device_id ?? signals?.device_id ?? null,
+    device: input.device_id ?? collected?.device_id ?? null,
     card: input.card_fingerprint ?? null,
     email: row.email ? normalizeEmail(row.email) : null,
     ip: address ? ipOf(address) : null,

@@ -22,9 +22,9 @@ export type StoredScreening = {
   reasons: unknown;
   monitored: unknown;
   input: unknown;
-  /** The browser collector's address and signals, when the screening consumed a token. */
+  /** The browser collector's address and what it collected, when the screening consumed a token. */
   collectIp?: string | null;
-  signals?: unknown;
+  collected?: unknown;
   /** Features that could not be computed, and why (empty: none). */
   unavailable?: readonly unknown[];
   /** The allow-list entry that decided it (screening.service.ts allowedView); null: none. */
@@ -155,7 +155,7 @@ export function insertItem(id: string, s: StoredScreening): InsertItem {
     monitored: s.monitored,
     input: s.input,
     collectIp: s.collectIp ?? null,
-    signals: s.signals ?? null,
+    signals: s.collected ?? null,
     unavailable: s.unavailable?.length ? s.unavailable : null,
     allowed: s.allowed ?? null,
     linked: s.linked ?? null,

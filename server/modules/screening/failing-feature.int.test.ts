@@ -36,7 +36,7 @@ describe.each(DB_KINDS)("a feature that throws (%s)", (kind) => {
       batches: createScreeningBatches(createScreeningRepository(db.prisma, db.screeningSql)),
       policy,
       now,
-      signals: { consume: async () => ({ status: "invalid", signals: null }) },
+      collector: { consume: async () => ({ status: "invalid", collected: null }) },
       digestKeyOf: () => "k".repeat(64),
       features,
     });

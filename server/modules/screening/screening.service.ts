@@ -27,8 +27,8 @@ type Deps = {
   batches: ScreeningBatches;
   policy: PolicyService;
   now: () => Date;
-  /** Takes a browser collector token's signals, once (collector.service.ts). */
-  signals: { consume(accountId: string, token: string): Promise<Consumed> };
+  /** Takes what a browser collector token holds, once (collector.service.ts). */
+  collector: { consume(accountId: string, token: string): Promise<Consumed> };
   /** The account's key for identity digests (identities.ts createDigestKeys). */
   digestKeyOf: (accountId: string) => string;
   /** Told each decision and how long it took (the metrics). */
@@ -41,7 +41,7 @@ export function createScreeningService({
   batches,
   policy,
   now,
-  signals,
+  collector,
   digestKeyOf,
   observe,
   features: compute = FEATURES,
@@ -52,7 +52,7 @@ export function createScreeningService({
       const at = now();
       const loaded = await policy.load(accountId);
       // Fail-open: a bad token leaves the event as the backend sent it (the answer says why).
-      const collected = event.signals ? await signals.consume(accountId, event.signals) : null;
+      const consumed = event.signals ? await collector.consume(accountId, event.signals) : null;
       const key = digestKeyOf(accountId);
       const { subject, features, ids, probes, history, unavailable } = screeningInputs(
         event,
@@ -60,10 +60,10 @@ export function createScreeningService({
         policy.features(),
         at,
         key,
-        collected?.signals ?? null,
+        consumed?.collected ?? null,
         compute,
       );
-      const { signals: _signals, ...input } = event;
+      const { signals: _token, ...input } = event;
       const { id, evaluation, score } = await batches({
         accountId,
         key,
@@ -93,8 +93,8 @@ export function createScreeningService({
             reasons: evaluation.reasons,
             monitored: evaluation.monitored,
             input,
-            collectIp: collected?.signals?.collect_ip ?? null,
-            signals: collected?.signals ?? null,
+            collectIp: consumed?.collected?.collect_ip ?? null,
+            collected: consumed?.collected ?? null,
             unavailable,
             allowed: evaluation.allowed ? allowedView(evaluation.allowed) : null,
             linked: links ? linkedView(links) : null,
@@ -115,8 +115,8 @@ export function createScreeningService({
         reasons: evaluation.reasons,
         monitored: evaluation.monitored,
         took_ms: Math.round(tookMs * 100) / 100,
-        ...(collected ? { signals: collected.status } : {}),
-        ...(collected?.reason ? { signals_reason: collected.reason } : {}),
+        ...(consumed ? { signals: consumed.status } : {}),
+        ...(consumed?.reason ? { signals_reason: consumed.reason } : {}),
         ...(unavailable.length > 0 ? { unavailable } : {}),
         ...(evaluation.allowed ? { allowed: allowedView(evaluation.allowed) } : {}),
       };

@@ -161,6 +161,7 @@ export type InsertItem = {
   monitored: unknown;
   input: unknown;
   collectIp: string | null;
+  /** What the browser collector collected; the column keeps its wire name, `signals`. */
   signals: unknown;
   unavailable: unknown;
   allowed: unknown;

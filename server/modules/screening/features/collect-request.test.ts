@@ -81,7 +81,7 @@ describe("collectRequestOf", () => {
       `"${"B".repeat(200)}";v="${"9".repeat(100)}"`,
       ...Array.from({ length: 40 }, (_, i) => `"B${i}";v="1"`),
     ];
-    const signals = collectRequestOf(
+    const request = collectRequestOf(
       {
         "user-agent": `Mozilla/5.0 ${"A".repeat(5000)}`,
         "accept-language": `${"x".repeat(5000)}`,
@@ -90,12 +90,12 @@ describe("collectRequestOf", () => {
       },
       true,
     );
-    expect(ZRequestSignals.safeParse(signals).success).toBe(true);
-    expect(signals.user_agent).toHaveLength(512);
-    expect(signals.ch_ua).toHaveLength(10);
-    expect(signals.ch_ua?.[0]).toEqual({ brand: "B".repeat(64), version: "9".repeat(32) });
-    expect(signals.language).toBeNull();
-    expect(signals.ch_ua_platform).toBeNull();
+    expect(ZRequestSignals.safeParse(request).success).toBe(true);
+    expect(request.user_agent).toHaveLength(512);
+    expect(request.ch_ua).toHaveLength(10);
+    expect(request.ch_ua?.[0]).toEqual({ brand: "B".repeat(64), version: "9".repeat(32) });
+    expect(request.language).toBeNull();
+    expect(request.ch_ua_platform).toBeNull();
   });
 });
 

@@ -1,4 +1,4 @@
-/** withCollected: the browser's signals fill only what the backend did not send. */
+/** withCollected: what the browser collected fills only what the backend did not send. */
 import { describe, expect, it } from "vitest";
 import type { CollectedSignals } from "../../../../shared/schemas/collect.ts";
 import { event } from "../../../../test/fixtures/engine.ts";
@@ -31,7 +31,7 @@ const empty = event({
 });
 
 describe("withCollected", () => {
-  it("changes nothing without signals", () => {
+  it("changes nothing when nothing was collected", () => {
     expect(withCollected(empty, null)).toBe(empty);
   });
 

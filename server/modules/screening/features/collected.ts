@@ -1,5 +1,5 @@
 /**
- * What the browser collector's signals add to a screened event: the device id, timezone,
+ * What the browser collector collected adds to a screened event: the device id, timezone,
  * origin, referrer, page and IP the browser showed, wherever the merchant's backend did not
  * send its own, and the browser's automation flag, form behaviour and the collect request's
  * own headers. A device id taken from the browser is marked so (`deviceFromBrowser`): the end
@@ -24,21 +24,21 @@ export function requestHeadersOf(request: RequestSignals): RequestHeaders {
 
 export function withCollected(
   subject: EventSubject,
-  signals: CollectedSignals | null,
+  collected: CollectedSignals | null,
 ): EventSubject {
-  if (!signals) return subject;
-  const { behavior, request } = signals;
+  if (!collected) return subject;
+  const { behavior, request } = collected;
   return {
     ...subject,
-    ip: subject.ip ?? signals.collect_ip,
-    deviceId: subject.deviceId ?? signals.device_id ?? null,
-    deviceFromBrowser: subject.deviceId === null && Boolean(signals.device_id),
-    timezone: subject.timezone ?? signals.timezone ?? null,
-    origin: subject.origin ?? signals.origin,
-    referrer: subject.referrer ?? signals.referrer ?? null,
-    url: subject.url ?? signals.url ?? null,
+    ip: subject.ip ?? collected.collect_ip,
+    deviceId: subject.deviceId ?? collected.device_id ?? null,
+    deviceFromBrowser: subject.deviceId === null && Boolean(collected.device_id),
+    timezone: subject.timezone ?? collected.timezone ?? null,
+    origin: subject.origin ?? collected.origin,
+    referrer: subject.referrer ?? collected.referrer ?? null,
+    url: subject.url ?? collected.url ?? null,
     browser: {
-      webdriver: signals.webdriver,
+      webdriver: collected.webdriver,
       behavior: behavior
         ? {
             timeToSubmitMs: behavior.time_to_submit_ms,

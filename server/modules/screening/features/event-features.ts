@@ -30,7 +30,7 @@ export function subjectOf(event: ScreenEvent): EventSubject {
     referralCode: event.referral_code ?? null,
     referrerUserId: event.referrer_user_id ?? null,
     cardFingerprint: event.card_fingerprint ?? null,
-    // Set by withCollected when warden.js sent signals (a key here keeps that a fast copy).
+    // Set by withCollected when warden.js collected (a key here keeps that a fast copy).
     browser: null,
   };
 }

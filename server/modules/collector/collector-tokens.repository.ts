@@ -1,10 +1,13 @@
-/** The only code that touches Prisma for the browser collector's signal tokens. */
+/**
+ * The only code that touches Prisma for the browser collector's tokens: each holds what
+ * warden.js collected (stored in SignalToken.signals) until a screening consumes it.
+ */
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 
 /** Evicting a key's oldest tokens past its cap runs on one insert in this many, per key. */
 const EVICT_EVERY = 64;
 
-export type NewSignalToken = {
+export type NewCollectorToken = {
   accountId: string;
   apiKeyId: string;
   tokenHash: string;
@@ -12,12 +15,13 @@ export type NewSignalToken = {
   expiresAt: Date;
   origin: string;
   collectIp: string;
-  signals: Prisma.InputJsonValue;
+  /** What warden.js collected, with the collect request's headers. */
+  collected: Prisma.InputJsonValue;
   /** Keep at most this many of the key's tokens, the newest. */
   keep: number;
 };
 
-export function createSignalTokensRepository(prisma: PrismaClient) {
+export function createCollectorTokensRepository(prisma: PrismaClient) {
   const inserts = new Map<string, number>();
   return {
     /**
@@ -25,8 +29,11 @@ export function createSignalTokensRepository(prisma: PrismaClient) {
      * tokens past the newest `keep`, through the (apiKeyId, createdAt) index. A key so holds
      * at most keep + EVICT_EVERY tokens per instance writing them.
      */
-    async create({ keep, ...data }: NewSignalToken): Promise<void> {
-      await prisma.signalToken.create({ data, select: { id: true } });
+    async create({ keep, collected, ...data }: NewCollectorToken): Promise<void> {
+      await prisma.signalToken.create({
+        data: { ...data, signals: collected },
+        select: { id: true },
+      });
       const count = inserts.get(data.apiKeyId) ?? 0;
       if (inserts.size > 100_000) inserts.clear();
       inserts.set(data.apiKeyId, count + 1);
@@ -74,4 +81,4 @@ export function createSignalTokensRepository(prisma: PrismaClient) {
   };
 }
 
-export type SignalTokensRepository = ReturnType<typeof createSignalTokensRepository>;
+export type CollectorTokensRepository = ReturnType<typeof createCollectorTokensRepository>;

@@ -24,6 +24,7 @@ import { fill } from "./bench/dashboard/fill.ts";
 import { benchDashboardHttp } from "./bench/dashboard/http.ts";
 import { args, DBS, OTHER_ROWS, ROWS, RUNS } from "./bench/dashboard/options.ts";
 import { contractRows, reportHttp, reportService } from "./bench/dashboard/report.ts";
+import { runMain } from "./lib/run-main.ts";
 
 async function bench(kind: string, db: Database) {
   console.error(
@@ -104,10 +105,8 @@ async function benchPostgres() {
   }
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error(`Benchmark failed: ${(error as Error)?.stack ?? error}`);
-    process.exitCode = 1;
-  })
+runMain(main, {
+  show: (error) => `Benchmark failed: ${(error as Error)?.stack ?? error}`,
   // The migration engine leaves a timer behind; do not wait for it.
-  .finally(() => process.stdout.write("", () => process.exit()));
+  after: () => process.stdout.write("", () => process.exit()),
+});

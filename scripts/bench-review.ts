@@ -20,17 +20,14 @@ import { createChargeReviewRepository } from "../server/modules/review/charge-re
 import { createReviewRepository } from "../server/modules/review/review.repository.ts";
 import { createReviewService } from "../server/modules/review/review.service.ts";
 import type { BenchResult } from "./bench/report.ts";
-import { benchDatabase, cleanup } from "./lib/bench-process.ts";
+import { BENCH_ADMIN_URL, benchDatabase, cleanup } from "./lib/bench-process.ts";
 import { flags } from "./lib/progress.ts";
+import { runMain } from "./lib/run-main.ts";
 
 const args = flags();
 
 const OPEN = Number(process.env.BENCH_OPEN ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
-const ADMIN_URL =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.DATABASE_URL ??
-  "postgresql://postgres@127.0.0.1:5432/postgres";
 const CHUNK = 50_000;
 const DEVICES = Math.max(1, Math.round(OPEN / 25));
 
@@ -88,7 +85,7 @@ async function time(label: string, run: () => Promise<unknown>) {
 }
 
 async function main() {
-  const database = await benchDatabase(ADMIN_URL, "warden_bench_review");
+  const database = await benchDatabase(BENCH_ADMIN_URL, "warden_bench_review");
   const db = await openDatabase({ kind: "postgres", url: database.url });
   try {
     const [a, b] = ["bench-review-a", "bench-review-b"];
@@ -170,9 +167,4 @@ async function main() {
   }
 }
 
-main()
-  .catch((error) => {
-    console.error(error);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanup());
+runMain(main, { show: (error) => error, after: cleanup });

@@ -11,6 +11,7 @@
 import pg from "pg";
 import { openDatabase } from "../server/db/database.ts";
 import { flags } from "./lib/progress.ts";
+import { runMain } from "./lib/run-main.ts";
 
 const args = flags();
 const WEBHOOKS = Number(args.webhooks ?? 2000);
@@ -94,9 +95,7 @@ async function main() {
   }
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error(`Benchmark failed: ${(error as Error)?.stack ?? error}`);
-    process.exitCode = 1;
-  })
-  .finally(() => process.stdout.write("", () => process.exit()));
+runMain(main, {
+  show: (error) => `Benchmark failed: ${(error as Error)?.stack ?? error}`,
+  after: () => process.stdout.write("", () => process.exit()),
+});

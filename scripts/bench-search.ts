@@ -16,16 +16,13 @@ import { type Database, openDatabase } from "../server/db/database.ts";
 import { createScreeningRepository } from "../server/modules/screening/screening.repository.ts";
 import { createScreeningHistoryService } from "../server/modules/screening/screening-history.service.ts";
 import type { BenchResult } from "./bench/report.ts";
-import { benchDatabase, cleanup } from "./lib/bench-process.ts";
+import { BENCH_ADMIN_URL, benchDatabase, cleanup } from "./lib/bench-process.ts";
 import { flags } from "./lib/progress.ts";
+import { runMain } from "./lib/run-main.ts";
 
 const args = flags();
 const ROWS = Number(process.env.BENCH_SCREENINGS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
-const ADMIN_URL =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.DATABASE_URL ??
-  "postgresql://postgres@127.0.0.1:5432/postgres";
 const CHUNK = 50_000;
 
 /** The searches timed, each with what it finds in the filled rows. */
@@ -125,7 +122,7 @@ async function benchOn(db: Database) {
 }
 
 async function onPostgres() {
-  const database = await benchDatabase(ADMIN_URL, "warden_bench_search");
+  const database = await benchDatabase(BENCH_ADMIN_URL, "warden_bench_search");
   const db = await openDatabase({ kind: "postgres", url: database.url });
   try {
     return await benchOn(db);
@@ -165,9 +162,4 @@ async function main() {
   }
 }
 
-main()
-  .catch((error) => {
-    console.error(error);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanup());
+runMain(main, { show: (error) => error, after: cleanup });

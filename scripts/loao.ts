@@ -25,6 +25,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { cleanup, ROOT } from "./lib/bench-process.ts";
 import { flags, progressBar } from "./lib/progress.ts";
+import { runMain } from "./lib/run-main.ts";
 import {
   type CandidateRun,
   type Ceilings,
@@ -213,9 +214,4 @@ async function main() {
   await warden.close();
 }
 
-main()
-  .catch((error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanup());
+runMain(main, { after: cleanup });

@@ -45,6 +45,7 @@ import { defaultJobs, playAll } from "./lib/fit/pool.ts";
 import { chooseLambda, fitModel, thresholdsOf } from "./lib/fit/train.ts";
 import { differences } from "./lib/fit/weights-file.ts";
 import { flags, progressBar } from "./lib/progress.ts";
+import { runMain } from "./lib/run-main.ts";
 import { worldOf } from "./lib/sim/worlds.ts";
 
 const KNOWN = ["worlds", "seeds", "events", "hours", "configurations", "jobs", "out"];
@@ -176,9 +177,4 @@ async function main() {
   console.error(`report: ${out}`);
 }
 
-main()
-  .catch((error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanup());
+runMain(main, { after: cleanup });

@@ -52,6 +52,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { cleanup, ROOT } from "./lib/bench-process.ts";
 import { flags, progressBar } from "./lib/progress.ts";
+import { runMain } from "./lib/run-main.ts";
 import { type Baseline, CI_RUNS, ciRunOf, recordedOf } from "./lib/sim/baseline.ts";
 import type { MixOptions } from "./lib/sim/mix.ts";
 import {
@@ -230,9 +231,4 @@ async function main() {
   await warden.close();
 }
 
-main()
-  .catch((error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanup());
+runMain(main, { after: cleanup });

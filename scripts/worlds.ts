@@ -22,6 +22,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { cleanup, ROOT } from "./lib/bench-process.ts";
 import { flags, progressBar } from "./lib/progress.ts";
+import { runMain } from "./lib/run-main.ts";
 import type { ConfigurationFigures } from "./lib/sim/report.ts";
 import {
   overCeilings,
@@ -132,9 +133,4 @@ async function main() {
   console.error(`\nreport: ${join(dir, "worlds.md")}`);
 }
 
-main()
-  .catch((error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanup());
+runMain(main, { after: cleanup });

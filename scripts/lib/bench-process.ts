@@ -138,6 +138,12 @@ export async function waitUntil(
   throw new Error(`${what} not ready within ${timeoutMs / 1000} s:\n${tail(logFile, 30)}`);
 }
 
+/** The PostgreSQL server a benchmark makes its database on: BENCH_DATABASE_URL, DATABASE_URL or the local one. */
+export const BENCH_ADMIN_URL =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.DATABASE_URL ??
+  "postgresql://postgres@127.0.0.1:5432/postgres";
+
 /**
  * A new empty database on `adminUrl`'s server for one benchmark: its URL, and `drop`, which
  * cleanup() also runs if the benchmark is cut short.

@@ -1,20 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { type CiBaseline, ciRunOf, compareWithBaseline } from "./baseline.ts";
 import type { Outcome } from "./driver.ts";
+import { outcomeOf } from "./outcome-fixture.ts";
 import { figuresOf } from "./report.ts";
 
-const outcome = (attack: boolean, decision: Outcome["decision"], actor: string): Outcome => ({
-  population: attack ? "farm" : "home",
-  attack,
-  payoff: true,
-  actor,
-  type: "signup",
-  id: `s-${actor}`,
-  score: 0,
-  signals: {},
-  decision,
-  reasons: [],
-});
+const outcome = (attack: boolean, decision: Outcome["decision"], actor: string): Outcome =>
+  outcomeOf(attack ? "farm" : "home", attack, actor, decision);
+
 // Recall 1/2, one ordinary event in four blocked, none reviewed.
 const now = figuresOf(
   "t",

@@ -1,30 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Outcome } from "./driver.ts";
 import { buildTraffic } from "./mix.ts";
+import { outcomeOf } from "./outcome-fixture.ts";
 import { figuresOf } from "./report.ts";
 
-const o = (
-  population: string,
-  attack: boolean,
-  actor: string,
-  decision: Outcome["decision"],
-  rules: [string, "block" | "review"][] = [],
-): Outcome => ({
-  population,
-  attack,
-  payoff: true,
-  actor,
-  type: "signup",
-  id: `s-${actor}`,
-  score: 0,
-  signals: {},
-  decision,
-  reasons: rules.map(([rule, action]) => ({
-    rule: rule as Outcome["reasons"][number]["rule"],
-    action,
-    message: "",
-  })),
-});
+const o = outcomeOf;
 
 describe("figuresOf", () => {
   const outcomes = [

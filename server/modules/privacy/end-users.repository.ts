@@ -14,13 +14,13 @@ import {
   auditsOf,
   type Counts,
   count,
+  countsOf,
   type Db,
   deliveriesAbout,
   folded,
   identityKinds,
   ids,
   labelsOf,
-  sum,
   tokensOf,
 } from "./person-rows.repository.ts";
 import type { PersonValues } from "./scrub.ts";
@@ -107,16 +107,7 @@ export function createEndUsersRepository(prisma: PrismaClient, outbox?: EventOut
       const deliveries = (await deliveriesAbout(db, accountId, v, found)).length;
       const audits = await count(db, "AuditEvent", auditsOf(accountId, asked, found));
       const kinds = await identityKinds(db, accountId, found.screenings);
-      const counts: Counts = {
-        screenings: found.screenings.length,
-        charges: found.charges.length,
-        labels,
-        allow_entries: allowEntries,
-        signal_tokens: tokens,
-        webhook_deliveries: deliveries,
-        audit_events: audits,
-        identities: sum(kinds),
-      };
+      const counts = countsOf(found, { labels, allowEntries, tokens, deliveries, audits }, kinds);
       return { counts, identityKinds: kinds };
     },
 

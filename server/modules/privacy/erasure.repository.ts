@@ -11,6 +11,7 @@ import {
   auditsOf,
   type Counts,
   chunks,
+  countsOf,
   type Db,
   deliveriesAbout,
   identityKinds,
@@ -20,7 +21,6 @@ import {
   labelsOf,
   REFERRAL_COLUMNS,
   referralsOf,
-  sum,
   TEXT_COLUMNS,
   tokensOf,
 } from "./person-rows.repository.ts";
@@ -204,16 +204,11 @@ export async function eraseEndUser(
         await updateRows(tx, "WebhookDelivery", "id", accountId, { body: "text" }, bodies);
         await updateRows(tx, "AuditEvent", "id", accountId, { after: "jsonb" }, afters);
         await scrubColumns(tx, "Screening", accountId, referrals, m, REFERRAL_COLUMNS);
-        const counts: Counts = {
-          screenings: found.screenings.length,
-          charges: found.charges.length,
-          labels,
-          allow_entries: allowEntries,
-          signal_tokens: tokens,
-          webhook_deliveries: deliveries.length,
-          audit_events: audits.length,
-          identities: sum(kinds),
-        };
+        const counts = countsOf(
+          found,
+          { labels, allowEntries, tokens, deliveries: deliveries.length, audits: audits.length },
+          kinds,
+        );
         const events = eventsOf(counts);
         if (outbox && events.length > 0) await outbox.stage(tx, accountId, events);
         return { counts, identityKinds: kinds, staged: Boolean(outbox) && events.length > 0 };

@@ -212,3 +212,21 @@ export const count = async (db: Db, table: string, where: Prisma.Sql) =>
     await db.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS "n" FROM ${Prisma.raw(`"${table}"`)} WHERE ${where}`
   )[0]?.n ?? 0;
+
+/** What matched or changed, per kind, under the names an export and the API give them. */
+export function countsOf(
+  found: Found,
+  n: { labels: number; allowEntries: number; tokens: number; deliveries: number; audits: number },
+  kinds: Record<string, number>,
+): Counts {
+  return {
+    screenings: found.screenings.length,
+    charges: found.charges.length,
+    labels: n.labels,
+    allow_entries: n.allowEntries,
+    signal_tokens: n.tokens,
+    webhook_deliveries: n.deliveries,
+    audit_events: n.audits,
+    identities: sum(kinds),
+  };
+}

@@ -271,10 +271,7 @@ export function createModelsService({ models, training, policy, onChange, now, r
         throw new AppError("CONFLICT", `Version ${result.model.version} is already in force.`);
       }
       if (result.outcome === "raced") {
-        throw new AppError(
-          "CONFLICT",
-          "The weights in force were changed at the same moment by another request; reload and try again.",
-        );
+        throw raced();
       }
       onChange(accountId);
       return list(accountId);
@@ -290,15 +287,20 @@ export function createModelsService({ models, training, policy, onChange, now, r
         );
       }
       if (result.outcome === "raced") {
-        throw new AppError(
-          "CONFLICT",
-          "The weights in force were changed at the same moment by another request; reload and try again.",
-        );
+        throw raced();
       }
       onChange(accountId);
       return list(accountId);
     },
   };
+}
+
+/** The 409 when another request changed the weights in force at the same moment. */
+function raced(): AppError {
+  return new AppError(
+    "CONFLICT",
+    "The weights in force were changed at the same moment by another request; reload and try again.",
+  );
 }
 
 /** The 400 for an adopt that left warnings unconfirmed: each one named, under `confirm`. */

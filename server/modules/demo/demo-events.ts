@@ -10,6 +10,7 @@ import {
   buildDispute,
   buildEarlyFraudWarning,
   buildEvent,
+  type ChargeOptions,
   stripeId,
 } from "./stripe-objects.ts";
 
@@ -43,12 +44,21 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
     events.push(buildEvent(type, object, { created }));
   const demoId = (n: number) => stripeId("ch_demo", `${now}:${n}`);
   let n = 0;
+  /** A demo charge under the next id, and its charge.succeeded (charge.failed) event then. */
+  const sale = (options: Omit<ChargeOptions, "id"> & { created: number }) => {
+    const charge = demoCharge({ id: demoId(n++), ...options });
+    add(
+      options.status === "failed" ? "charge.failed" : "charge.succeeded",
+      charge,
+      options.created,
+    );
+    return charge;
+  };
   for (let i = 0; i < 24; i++) {
     const created = now - Math.floor(((i * 13) % 14) * DAY + ((i * 3779) % DAY));
     const name = NAMES[i % NAMES.length] ?? "Jane Doe";
     const email = `${name.toLowerCase().replace(" ", ".")}@${DOMAINS[i % DOMAINS.length]}`;
-    const charge = demoCharge({
-      id: demoId(n++),
+    sale({
       amount: 1900 + (i % 5) * 1000,
       created,
       email,
@@ -56,11 +66,9 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
       riskScore: 5 + ((i * 7) % 40),
       last4: String(4242 + i).slice(-4),
     });
-    add("charge.succeeded", charge, created);
   }
   const t = (daysAgo: number) => now - daysAgo * DAY - 3600;
-  const elevated = demoCharge({
-    id: demoId(n++),
+  sale({
     amount: 12900,
     created: t(1),
     riskLevel: "elevated",
@@ -69,9 +77,7 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
     name: "Maria Ivanova",
     cardCountry: "RU",
   });
-  add("charge.succeeded", elevated, t(1));
-  const radarBlocked = demoCharge({
-    id: demoId(n++),
+  sale({
     amount: 49900,
     created: t(2),
     status: "failed",
@@ -81,9 +87,7 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
     email: "fast.buyer@gmail.com",
     cardCountry: "US",
   });
-  add("charge.failed", radarBlocked, t(2));
-  const highScore = demoCharge({
-    id: demoId(n++),
+  sale({
     amount: 29900,
     created: t(0),
     riskLevel: "elevated",
@@ -91,9 +95,7 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
     email: "promo.hunter@outlook.com",
     name: "Sam Hunter",
   });
-  add("charge.succeeded", highScore, t(0));
-  const badCountry = demoCharge({
-    id: demoId(n++),
+  sale({
     amount: 9900,
     created: t(3),
     riskScore: 44,
@@ -101,50 +103,40 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
     email: "olu.ade@gmail.com",
     name: "Olu Ade",
   });
-  add("charge.succeeded", badCountry, t(3));
-  const disposable = demoCharge({
-    id: demoId(n++),
+  sale({
     amount: 900,
     created: t(1) + 600,
     riskScore: 35,
     email: "trial4trial@mailinator.com",
     name: "Free Trial",
   });
-  add("charge.succeeded", disposable, t(1) + 600);
-  const warned = demoCharge({
-    id: demoId(n++),
+  const warned = sale({
     amount: 15900,
     created: t(5),
     riskScore: 41,
     email: "card.owner@icloud.com",
     name: "Card Owner",
   });
-  add("charge.succeeded", warned, t(5));
   add("radar.early_fraud_warning.created", buildEarlyFraudWarning(warned, { created: t(4) }), t(4));
-  const disputed = demoCharge({
-    id: demoId(n++),
+  const disputed = sale({
     amount: 7900,
     created: t(9),
     riskScore: 23,
     email: "chargeback.pro@gmail.com",
   });
-  add("charge.succeeded", disputed, t(9));
   add("charge.dispute.created", buildDispute(disputed, t(6)), t(6));
-  const refunded = demoCharge({
-    id: demoId(n++),
+  const refunded = sale({
     amount: 2900,
     created: t(7),
     riskScore: 12,
     email: "changed.mind@acme.io",
   });
-  add("charge.succeeded", refunded, t(7));
   add(
     "charge.refunded",
     { ...refunded, refunded: true, amount_refunded: 2900 } as Stripe.Charge,
     t(6) + 600,
   );
-  const yen = demoCharge({
-    id: demoId(n++),
+  sale({
     amount: 5000,
     currency: "jpy",
     created: t(2) + 900,
@@ -153,9 +145,7 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
     name: "Haruto Sato",
     cardCountry: "JP",
   });
-  add("charge.succeeded", yen, t(2) + 900);
-  const declined = demoCharge({
-    id: demoId(n++),
+  sale({
     amount: 4900,
     created: t(4) + 1200,
     status: "failed",
@@ -164,7 +154,6 @@ export function demoEvents(now = Math.floor(Date.now() / 1000)): Stripe.Event[] 
     riskLevel: "normal",
     email: "low.balance@gmail.com",
   });
-  add("charge.failed", declined, t(4) + 1200);
   return events.sort((a, b) => a.created - b.created);
 }
 

@@ -1,6 +1,7 @@
 /** A card table (components/card-table.css) whose rows open to a detail row below them; the dashboard's and the screenings' tables. */
 import { Fragment, type ReactNode, useState } from "react";
 import "./card-table.css";
+import { TableHead } from "./table-head.tsx";
 
 /** Which rows are open, and a flip for one. */
 function useOpenRows() {
@@ -38,15 +39,7 @@ export function ExpandableTable<Row extends { id: string }>({
     <div className={`${prefix}-scroll card-scroll`}>
       <table className={`${prefix}-table card-table`}>
         <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={columns} />
         <tbody>
           {rows.map((row) => (
             <Fragment key={row.id}>

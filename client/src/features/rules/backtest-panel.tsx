@@ -8,6 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { BacktestInput, BacktestResult } from "../../../../shared/schemas/backtest.ts";
+import { TableHead } from "../../components/table-head.tsx";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import { testedText } from "./backtest-freshness.ts";
 import { dayAxis } from "./day-axis.ts";
@@ -226,14 +227,7 @@ function BacktestReport({ result, stale }: { result: BacktestResult; stale: bool
               What would change ({result.items.length.toLocaleString()} of{" "}
               {result.changed.toLocaleString()}, newest first, charges first)
             </caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">What</th>
-                <th scope="col">Decision</th>
-                <th scope="col">Why</th>
-              </tr>
-            </thead>
+            <TableHead columns={["When", "What", "Decision", "Why"]} />
             <tbody>
               {result.items.map((item) => (
                 <tr key={`${item.kind}:${item.id}`} data-backtest-item={item.id}>

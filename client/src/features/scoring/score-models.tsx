@@ -14,6 +14,7 @@ import type {
 } from "../../../../shared/schemas/score-models.ts";
 import { MIN_LABELS_PER_CLASS } from "../../../../shared/schemas/score-models.ts";
 import { LoadError } from "../../components/save-status.tsx";
+import { TableHead } from "../../components/table-head.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import {
   backtestRows,
@@ -204,13 +205,7 @@ function Proposal({
           {m.changes.length > 0 && (
             <table className="score-models-table" data-changes>
               <caption>Biggest weight changes, in points per unit of the signal</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Signal</th>
-                  <th scope="col">Now</th>
-                  <th scope="col">Proposed</th>
-                </tr>
-              </thead>
+              <TableHead columns={["Signal", "Now", "Proposed"]} />
               <tbody>
                 {m.changes.slice(0, CHANGES_SHOWN).map((c) => (
                   <tr key={c.signal} data-signal={c.signal}>
@@ -289,15 +284,9 @@ function History({ models }: { models: ScoreModelView[] }) {
   return (
     <table className="score-models-table score-models-history" data-history>
       <caption>Versions</caption>
-      <thead>
-        <tr>
-          <th scope="col">Version</th>
-          <th scope="col">Status</th>
-          <th scope="col">Proposed</th>
-          <th scope="col">Adopted</th>
-          <th scope="col">Labelled fraud caught, proposed</th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={["Version", "Status", "Proposed", "Adopted", "Labelled fraud caught, proposed"]}
+      />
       <tbody>
         {models.map((model) => {
           const m = model.metrics;

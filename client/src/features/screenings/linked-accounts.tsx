@@ -11,6 +11,7 @@ import type { LinkedAccount } from "../../../../shared/schemas/review.ts";
 import type { LinkedSummary } from "../../../../shared/schemas/screening.ts";
 import { Breakable } from "../../components/breakable.tsx";
 import { LoadError } from "../../components/save-status.tsx";
+import { TableHead } from "../../components/table-head.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import {
   accountStatus,
@@ -93,15 +94,7 @@ function LinkedTable({ accounts }: { accounts: LinkedAccount[] }) {
   return (
     <table className="ln-table">
       <caption className="visually-hidden">Linked accounts, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Account</th>
-          <th scope="col">First seen</th>
-          <th scope="col">Screenings</th>
-          <th scope="col">Status</th>
-          <th scope="col">Through</th>
-        </tr>
-      </thead>
+      <TableHead columns={["Account", "First seen", "Screenings", "Status", "Through"]} />
       <tbody>
         {accounts.map((a) => {
           const status = accountStatus(a);

@@ -18,3 +18,15 @@ export function TextField({
     </label>
   );
 }
+
+/** The account email input of the sign-in forms (name "email" unless given). */
+export function EmailField(
+  props: { value: string; onValue(value: string): void } & Omit<
+    InputHTMLAttributes<HTMLInputElement>,
+    "value" | "onChange"
+  >,
+) {
+  return (
+    <TextField label="Email" type="email" name="email" required autoComplete="email" {...props} />
+  );
+}

@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { TextField } from "../../components/text-field.tsx";
+import { EmailField } from "../../components/text-field.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { FormMessage } from "./auth-layout.tsx";
 
@@ -17,12 +17,8 @@ export function ForgotPasswordForm() {
   return (
     <form onSubmit={submit} aria-labelledby="forgot-title" className="stack">
       <h2 id="forgot-title">Forgot your password?</h2>
-      <TextField
-        label="Email"
-        type="email"
+      <EmailField
         name="forgot-email"
-        required
-        autoComplete="email"
         disabled={request.isPending}
         value={email}
         onValue={setEmail}

@@ -8,7 +8,7 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { ACCOUNT_DELETE_TEXT } from "../../../../shared/schemas/account-config.ts";
-import { TextField } from "../../components/text-field.tsx";
+import { EmailField, TextField } from "../../components/text-field.tsx";
 import { useRefreshSession, useSession } from "../../lib/session.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { EnrolTwoFactor } from "../two-factor/enrol-two-factor.tsx";
@@ -96,15 +96,7 @@ function PasswordStep() {
     <AuthLayout title="Log In">
       <FormMessage kind="success" text={deleted ? ACCOUNT_DELETE_TEXT.deleted : null} />
       <form onSubmit={submit} aria-label="Log in" className="stack">
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          required
-          autoComplete="email"
-          value={email}
-          onValue={setEmail}
-        />
+        <EmailField value={email} onValue={setEmail} />
         <TextField
           label="Password"
           type="password"

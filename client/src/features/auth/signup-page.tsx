@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../../../../shared/schemas/auth.ts";
-import { TextField } from "../../components/text-field.tsx";
+import { EmailField, TextField } from "../../components/text-field.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { AuthLayout, FormMessage } from "./auth-layout.tsx";
 
@@ -23,15 +23,7 @@ export default function SignupPage() {
         <FormMessage kind="success" text={signup.data.message} />
       ) : (
         <form onSubmit={submit} aria-label="Sign up" className="stack">
-          <TextField
-            label="Email"
-            type="email"
-            name="email"
-            required
-            autoComplete="email"
-            value={email}
-            onValue={setEmail}
-          />
+          <EmailField value={email} onValue={setEmail} />
           <TextField
             label="Password"
             type="password"

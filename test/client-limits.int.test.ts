@@ -2,12 +2,13 @@
  * Per-email and per-IP limits hold against what an attacker controls: how many logins ride in
  * one batch or run at once, and what X-Forwarded-For says.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../shared/messages.ts";
 import { DB_KINDS } from "./helpers/databases.ts";
 import { TestClient } from "./helpers/http-client.ts";
 import { signedInMerchant } from "./helpers/merchants.ts";
 import { startTestApp, type TestApp } from "./helpers/test-app.ts";
+import { withTestApp } from "./with-test-app.ts";
 
 const PASSWORD = "correct horse battery";
 const WINDOW_PASSED = 16 * 60_000;
@@ -16,11 +17,8 @@ type BatchItem = { result?: { data: unknown }; error?: { data: { httpStatus: num
 
 describe.each(DB_KINDS)("login attempts on %s", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, {}, (app) => {
+    t = app;
   });
 
   /** One HTTP request carrying a login per password, in order. */

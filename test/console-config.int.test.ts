@@ -5,13 +5,14 @@
  * NUL in any settings field included, and stores nothing.
  */
 // biome-ignore-all lint/suspicious/noExplicitAny: the tests read raw JSON bodies.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_RULES } from "../shared/schemas/rules.ts";
 import { DEFAULT_TEMPLATES } from "../shared/schemas/templates.ts";
 import { DB_KINDS } from "./helpers/databases.ts";
 import { TestClient } from "./helpers/http-client.ts";
 import { type Merchant, signedInMerchant } from "./helpers/merchants.ts";
-import { startTestApp, type TestApp } from "./helpers/test-app.ts";
+import type { TestApp } from "./helpers/test-app.ts";
+import { withTestApp } from "./with-test-app.ts";
 
 type Entity = "rules" | "templates" | "blocklist" | "settings";
 type Issue = { path: string; message: string };
@@ -307,11 +308,8 @@ const INVALID: {
 
 describe.each(DB_KINDS)("console configuration on %s", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, {}, (app) => {
+    t = app;
   });
 
   describe.each(TRANSPORTS)("through $name", (transport) => {

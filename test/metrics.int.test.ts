@@ -1,5 +1,5 @@
 /** GET /metrics: only with METRICS_TOKEN, in Prometheus's format, counting what happened. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildCharge, buildEvent } from "./fixtures/stripe.ts";
 import { DB_KINDS } from "./helpers/databases.ts";
 import { TestClient } from "./helpers/http-client.ts";
@@ -7,16 +7,14 @@ import { signedInMerchant } from "./helpers/merchants.ts";
 import { backendOf, turnOn } from "./helpers/screening.ts";
 import { connectStripe, deliver } from "./helpers/stripe-webhooks.ts";
 import { startTestApp, type TestApp } from "./helpers/test-app.ts";
+import { withTestApp } from "./with-test-app.ts";
 
 const TOKEN = "metrics-token-0123456789abcdef";
 
 describe.each(DB_KINDS)("metrics (%s)", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind, { env: { METRICS_TOKEN: TOKEN } });
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, { env: { METRICS_TOKEN: TOKEN } }, (app) => {
+    t = app;
   });
 
   it("needs the token", async () => {

@@ -1,9 +1,10 @@
 /** Headers that depend on configuration: HSTS and upgrade-insecure-requests only over https. */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { helmetFor } from "../server/transport/http/security-headers.plugin.ts";
-import { startTestApp, type TestApp } from "./helpers/test-app.ts";
+import type { TestApp } from "./helpers/test-app.ts";
+import { withTestApp } from "./with-test-app.ts";
 
 /** The security headers helmet itself sets on a real Node response. */
 async function helmetHeaders(https: boolean): Promise<Record<string, unknown>> {
@@ -30,11 +31,8 @@ async function helmetHeaders(https: boolean): Promise<Record<string, unknown>> {
 
 describe("security headers with an https PUBLIC_URL", () => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp("embedded", { env: { PUBLIC_URL: "https://warden.example.com" } });
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp("embedded", { env: { PUBLIC_URL: "https://warden.example.com" } }, (app) => {
+    t = app;
   });
 
   it.each(["/", "/trpc/auth.me", "/api/me", "/healthz"])("sends HSTS on %s", async (url) => {

@@ -18,6 +18,7 @@ import { DB_KINDS } from "../helpers/databases.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
 import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 const WINDOWS_CHROME =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
@@ -148,11 +149,8 @@ describe.each(DB_KINDS)("the collector's own request (%s)", (kind) => {
 
 describe("the collector's own request without a trusted proxy", () => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp("embedded");
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp("embedded", {}, (app) => {
+    t = app;
   });
 
   it("ignores X-Forwarded-Proto from the client itself: no hints over plain http pass", async () => {

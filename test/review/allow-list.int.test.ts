@@ -5,7 +5,7 @@
  * ranges wider than a /16 (IPv6 /32) are refused, entries expire, approving a review can put
  * the user on the list, and Test on history applies the list as it stood at each event.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AllowEntryView } from "../../shared/schemas/allow-list.ts";
 import type { ScreeningDetail } from "../../shared/schemas/review.ts";
 import type { ScreeningRow } from "../../shared/schemas/screening.ts";
@@ -21,7 +21,8 @@ import { DB_KINDS } from "../helpers/databases.ts";
 import { TestClient } from "../helpers/http-client.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
-import { startTestApp, type TestApp, testClock } from "../helpers/test-app.ts";
+import { type TestApp, testClock } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 type OpenApi = {
   paths: Record<
@@ -36,11 +37,8 @@ const HOUR = 3_600_000;
 describe.each(DB_KINDS)("allow list (%s)", (kind) => {
   let t: TestApp;
   const clock = testClock(Date.parse("2026-11-20T10:00:00Z"));
-  beforeAll(async () => {
-    t = await startTestApp(kind, { clock });
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, { clock }, (app) => {
+    t = app;
   });
 
   async function setUp(name: string) {

@@ -6,11 +6,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
-import { startTestApp, type TestApp, testClock } from "../helpers/test-app.ts";
+import { type TestApp, testClock } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 const BOT = "python-requests/2.31";
 const MIGRATION = "../../prisma/migrations/20261126164525_linked_accounts/migration.sql";
@@ -18,11 +19,8 @@ const MIGRATION = "../../prisma/migrations/20261126164525_linked_accounts/migrat
 describe.each(DB_KINDS)("flagged marks (%s)", (kind) => {
   let t: TestApp;
   const clock = testClock(Date.parse("2026-11-20T10:00:00Z"));
-  beforeAll(async () => {
-    t = await startTestApp(kind, { clock });
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, { clock }, (app) => {
+    t = app;
   });
 
   let n = 0;

@@ -5,7 +5,7 @@
  * more than 25 accounts is a hub, at most 50 accounts; each with its last-seen user id or
  * email, first seen, screenings, and whether one was blocked, denied or labelled fraud.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { legacyDigest } from "../../server/modules/screening/features/identities.ts";
 import type { LinkedAccount, ReviewItem, ScreeningDetail } from "../../shared/schemas/review.ts";
 import type { LinkedSummary, ScreenInput } from "../../shared/schemas/screening.ts";
@@ -13,7 +13,8 @@ import { DB_KINDS } from "../helpers/databases.ts";
 import { TestClient } from "../helpers/http-client.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
 import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
-import { startTestApp, type TestApp, testClock } from "../helpers/test-app.ts";
+import { type TestApp, testClock } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -26,11 +27,8 @@ const BOT = "python-requests/2.31";
 describe.each(DB_KINDS)("linked accounts (%s)", (kind) => {
   let t: TestApp;
   const clock = testClock(Date.parse("2026-11-20T10:00:00Z"));
-  beforeAll(async () => {
-    t = await startTestApp(kind, { clock });
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, { clock }, (app) => {
+    t = app;
   });
 
   async function merchantOf(name: string) {

@@ -4,12 +4,13 @@
  * one proposal (a double click): one wins, the other is a 409 that says why. Two adopts of two
  * proposals: exactly one is in force after, whatever the order. Two rollbacks: one.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_WEIGHTS } from "../../server/engine/default-weights.ts";
 import type { ScoreModels } from "../../shared/schemas/score-models.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 type Answer = ScoreModels & { error?: { message: string } };
 
@@ -18,11 +19,8 @@ const RACED =
 
 describe.each(DB_KINDS)("adopt and rollback races (%s)", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, {}, (app) => {
+    t = app;
   });
 
   /** A proposal as a fit stores it (the fit itself is models.int.test.ts's). */

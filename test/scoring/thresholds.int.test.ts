@@ -6,14 +6,15 @@
  * again, labels and review decisions as truth, and only the merchant's own screenings.
  */
 // biome-ignore-all lint/suspicious/noExplicitAny: the tests read raw JSON bodies.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ThresholdPreview, ThresholdsView } from "../../shared/schemas/score-thresholds.ts";
 import { DEFAULT_TEMPLATES } from "../../shared/schemas/templates.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { TestClient } from "../helpers/http-client.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf } from "../helpers/screening.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 const DAY = 86_400_000;
 
@@ -43,11 +44,8 @@ async function preview(m: Merchant, thresholds: Record<string, unknown>) {
 
 describe.each(DB_KINDS)("risk score thresholds (%s)", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, {}, (app) => {
+    t = app;
   });
 
   it("says where each type's thresholds come from: none, the templates that are on, or its own", async () => {

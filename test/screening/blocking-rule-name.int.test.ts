@@ -3,22 +3,20 @@
  * "Custom Rule" (GET /api/dashboard's fields unchanged), and the console's rows add the
  * rule's name, from a signed Stripe webhook through the ingest to dashboard.list.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DashboardPage } from "../../shared/schemas/transaction.ts";
 import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
 import { turnOn } from "../helpers/screening.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 describe.each(DB_KINDS)("the rule that blocked a charge, on the dashboard (%s)", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, {}, (app) => {
+    t = app;
   });
 
   it("names the high-risk rule beside Custom Rule; an allowed charge names none", async () => {

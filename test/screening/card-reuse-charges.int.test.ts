@@ -2,21 +2,19 @@
  * rule_cc_reuse on Stripe charges: the 4th email paying with one card in 30 days is refunded
  * like the Standard rules refund, and shows as a Custom Rule block on the dashboard.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
 import { turnOn } from "../helpers/screening.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 describe.each(DB_KINDS)("rule_cc_reuse on Stripe charges (%s)", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, {}, (app) => {
+    t = app;
   });
 
   it("refunds the charge of the 4th email on one card, and only that one", async () => {

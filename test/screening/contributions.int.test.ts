@@ -5,7 +5,7 @@
  * the score has none, another merchant reads none of them, and the OpenAPI document declares
  * them on both answers.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Prisma } from "../../server/db/generated/client.ts";
 import type { ReviewItem, ScreeningDetail } from "../../shared/schemas/review.ts";
 import type { Contribution } from "../../shared/schemas/screening.ts";
@@ -14,7 +14,8 @@ import { DB_KINDS } from "../helpers/databases.ts";
 import { TestClient } from "../helpers/http-client.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 /**
  * A signup with several signals: an address Scaleway hosts (the offline geo data's hosting
@@ -52,11 +53,8 @@ function adopt(t: TestApp, merchant: Merchant, intercept: number) {
 
 describe.each(DB_KINDS)("risk score contributions over HTTP (%s)", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, {}, (app) => {
+    t = app;
   });
 
   const detail = async (backend: Backend, id: string) => {

@@ -4,23 +4,21 @@
  * this hour; a device shared by more than 25 accounts is a hub and links nobody, however many
  * more share it (the statement returns at most 27 end users per identity).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ScreenInput } from "../../shared/schemas/screening.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
 import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
-import { startTestApp, type TestApp, testClock } from "../helpers/test-app.ts";
+import { type TestApp, testClock } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 const MINUTE = 60_000;
 
 describe.each(DB_KINDS)("linked-accounts summary on the screening path (%s)", (kind) => {
   let t: TestApp;
   const clock = testClock(Date.parse("2026-11-20T10:00:00Z"));
-  beforeAll(async () => {
-    t = await startTestApp(kind, { clock });
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, { clock }, (app) => {
+    t = app;
   });
 
   async function backendFor(name: string): Promise<Backend> {

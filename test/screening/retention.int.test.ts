@@ -3,33 +3,27 @@
  * hashed counting rows for the longest window a rule looks back (a trial: 365 days), and
  * request events' rows for a day. The hashed rows hold no email or IP.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
+import { trialFrom } from "./trials.ts";
 
 const DAY = 86_400_000;
 
 describe.each(DB_KINDS)("screening retention (%s)", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind, { env: { SCREENING_RETENTION_DAYS: "30" } });
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, { env: { SCREENING_RETENTION_DAYS: "30" } }, (app) => {
+    t = app;
   });
 
   it("purges screenings past retention but still knows the device's trial a year on", async () => {
     const merchant = await signedInMerchant(t, `retention-${kind}@example.com`);
     await turnOn(merchant, "rule_ip");
     const backend = await backendOf(t, merchant);
-    await backend.decide({
-      type: "trial_start",
-      device_id: "dev-old",
-      email: "old@example.com",
-      ip: "192.0.2.90",
-    });
+    await trialFrom(backend, "dev-old", "old@example.com", "192.0.2.90");
     await backend.decide({ type: "request", ip: "192.0.2.90" });
     const identities = await t.prisma.screeningIdentity.findMany({
       where: { accountId: merchant.accountId },

@@ -3,7 +3,7 @@
  * against the stored screenings, the engine, the answer. One merchant per scenario, so no
  * scenario's events count for another.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ScreenInput, ScreenResult } from "../../shared/schemas/screening.ts";
 import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
 import { allowOrigins } from "../helpers/collector.ts";
@@ -11,7 +11,8 @@ import { DB_KINDS } from "../helpers/databases.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 const PHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
@@ -332,11 +333,8 @@ const SCENARIOS: Scenario[] = [
 
 describe.each(DB_KINDS)("every rule over HTTP (%s)", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, {}, (app) => {
+    t = app;
   });
 
   it.each(SCENARIOS.map((s, i) => [s.name, i, s] as const))("%s", async (_name, i, scenario) => {

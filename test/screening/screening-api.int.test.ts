@@ -3,20 +3,19 @@
  * PostgreSQL: keys, the contract, velocity at the boundary, monitor mode, isolation between
  * merchants, rate limits, and the console's list.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { TestClient } from "../helpers/http-client.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
+import { trialFrom } from "./trials.ts";
 
 describe.each(DB_KINDS)("screening API (%s)", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind, { env: { SCREEN_RATE_LIMIT: "40" } });
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, { env: { SCREEN_RATE_LIMIT: "40" } }, (app) => {
+    t = app;
   });
 
   it("creates a key shown once, lists only its start, and revokes it", async () => {
@@ -132,30 +131,15 @@ describe.each(DB_KINDS)("screening API (%s)", (kind) => {
       body: { ...put.body, template_one_human_one_trial: true },
     });
     const backend = await backendOf(t, merchant);
-    const first = await backend.decide({
-      type: "trial_start",
-      device_id: "dev-42",
-      email: "a@example.com",
-      ip: "198.51.100.1",
-    });
+    const first = await trialFrom(backend, "dev-42", "a@example.com", "198.51.100.1");
     expect(first.decision).toBe("allow");
-    const second = await backend.decide({
-      type: "trial_start",
-      device_id: "dev-42",
-      email: "b@example.com",
-      ip: "198.51.100.2",
-    });
+    const second = await trialFrom(backend, "dev-42", "b@example.com", "198.51.100.2");
     // A family may share a laptop: the second account's trial on it is reviewed, not blocked.
     expect(second.decision).toBe("review");
     expect(second.reasons[0]?.message).toBe(
       "a second account's trial on this device (dev-42) in 365 days: 1 other account before it (reviewed: a family may share a device; the third is blocked)",
     );
-    const third = await backend.decide({
-      type: "trial_start",
-      device_id: "dev-42",
-      email: "c@example.com",
-      ip: "198.51.100.6",
-    });
+    const third = await trialFrom(backend, "dev-42", "c@example.com", "198.51.100.6");
     expect(third.decision).toBe("block");
     expect(third.reasons[0]?.message).toBe(
       "a trial was already started with this device (dev-42) in 365 days: 2 other accounts (limit: two trials per device)",
@@ -315,11 +299,8 @@ describe.each(DB_KINDS)("screening API (%s)", (kind) => {
 
 describe.each(DB_KINDS)("screening under concurrency (%s)", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, {}, (app) => {
+    t = app;
   });
 
   it("lets one of five simultaneous trial starts from one device through, one more to review, and blocks three", async () => {

@@ -5,23 +5,22 @@
  * with the console's cookie) refuse a bad value with a 400 naming the field and store nothing;
  * a good one is stored, read back by both, carried by the audit log, and screenings follow it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AuditPage } from "../../shared/schemas/audit.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf } from "../helpers/screening.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
+import { trialFrom } from "./trials.ts";
 
 type Issue = { path: string; message: string };
 type RuleIp = { action: string; mode: string; window_days: number; second_trial_on_device: string };
 
 describe.each(DB_KINDS)("the second trial on a device, reviewed or blocked (%s)", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, {}, (app) => {
+    t = app;
   });
 
   const ruleIp = async (merchant: Merchant) =>
@@ -112,19 +111,9 @@ describe.each(DB_KINDS)("the second trial on a device, reviewed or blocked (%s)"
     });
     expect(put.ok).toBe(true);
     const backend = await backendOf(t, merchant);
-    const first = await backend.decide({
-      type: "trial_start",
-      device_id: "dev-7",
-      email: "a@example.com",
-      ip: "198.51.100.1",
-    });
+    const first = await trialFrom(backend, "dev-7", "a@example.com", "198.51.100.1");
     expect(first.decision).toBe("allow");
-    const second = await backend.decide({
-      type: "trial_start",
-      device_id: "dev-7",
-      email: "b@example.com",
-      ip: "198.51.100.2",
-    });
+    const second = await trialFrom(backend, "dev-7", "b@example.com", "198.51.100.2");
     // The template's score may add its own reason after the rule's.
     expect(second.decision).toBe("block");
     expect(second.reasons[0]).toEqual({

@@ -2,14 +2,15 @@
  * Each template over HTTP with no rule flag on: turning the template on is enough, and it
  * acts with its own values.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ScreenInput, ScreenResult } from "../../shared/schemas/screening.ts";
 import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf } from "../helpers/screening.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 type Case = {
   template: string;
@@ -89,11 +90,8 @@ const CASES: Case[] = [
 
 describe.each(DB_KINDS)("templates over HTTP (%s)", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, {}, (app) => {
+    t = app;
   });
 
   it.each(CASES.map((c, i) => [c.template, i, c] as const))(

@@ -7,7 +7,7 @@
  * removed, leaving or demoted takes back the invitations their new place may not send; a new
  * role counts from the next request; and the REST routes answer as the procedures do.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MESSAGES } from "../../shared/messages.ts";
 import type { SessionUser } from "../../shared/schemas/auth.ts";
 import type {
@@ -23,7 +23,8 @@ import { TestClient, type TrpcResult } from "../helpers/http-client.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
 import { linkIn } from "../helpers/smtp.ts";
-import { startTestApp, type TestApp, testClock } from "../helpers/test-app.ts";
+import { type TestApp, testClock } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -34,11 +35,8 @@ type Me = SessionUser | null;
 describe.each(DB_KINDS)("teammates (%s)", (kind) => {
   let t: TestApp;
   const clock = testClock(Date.parse("2026-11-20T10:00:00Z"));
-  beforeAll(async () => {
-    t = await startTestApp(kind, { clock });
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, { clock }, (app) => {
+    t = app;
   });
 
   let seq = 0;

@@ -4,13 +4,14 @@
  * turning it off, an account that requires it, and the audit events each writes. Codes are
  * computed by test/helpers/totp.ts from the app's test clock, as an authenticator app would.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../shared/messages.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { TestClient, type TrpcResult } from "../helpers/http-client.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import type { TestApp } from "../helpers/test-app.ts";
 import { totp } from "../helpers/totp.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 const STEP_MS = 30_000;
 const MINUTE = 60_000;
@@ -31,11 +32,8 @@ type Codes = { recovery_codes: string[] };
 describe.each(DB_KINDS)("two-factor sign-in on %s", (kind) => {
   let t: TestApp;
   let serial = 0;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, {}, (app) => {
+    t = app;
   });
   // Every test logs in several times from 127.0.0.1: start each one past the last's
   // 15-minute login and wrong-code windows.

@@ -13,18 +13,6 @@ import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 import type { FlagMarks } from "../links/links.service.ts";
 import type { DecisionEvent, EventOutbox } from "../webhooks/webhooks.types.ts";
 
-type Row = {
-  id: string;
-  subjectKind: LabelSubjectKind;
-  subjectId: string;
-  label: LabelValue;
-  source: LabelSource;
-  who: string;
-  whoId: string | null;
-  note: string | null;
-  createdAt: Date;
-};
-
 export type NewLabel = {
   subjectKind: LabelSubjectKind;
   subjectId: string;
@@ -36,6 +24,9 @@ export type NewLabel = {
   note: string | null;
   sourceRef?: string | null;
 };
+
+/** A stored label: what was added, with its id and time. */
+type Row = Omit<NewLabel, "sourceRef"> & { id: string; createdAt: Date };
 
 export const toLabelView = (row: Row): LabelView => ({
   id: row.id,

@@ -5,7 +5,8 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
+import { ErrorMessage } from "../../components/error-message.tsx";
+import { fieldErrors, useTRPC } from "../../lib/trpc.ts";
 
 /** Where the console goes once the account is deleted. */
 export const DELETED_URL = "/login?notice=account-deleted";
@@ -79,11 +80,7 @@ export function DeleteAccount() {
               Cancel
             </button>
           </div>
-          {remove.error && !errors.confirm && !errors.password && (
-            <p className="message error" role="alert">
-              {errorMessage(remove.error)}
-            </p>
-          )}
+          <ErrorMessage error={!errors.confirm && !errors.password && remove.error} />
         </form>
       )}
     </div>

@@ -11,6 +11,7 @@ import {
   configChanges,
   ZAccountConfigInput,
 } from "../../../../shared/schemas/account-config.ts";
+import { ErrorMessage } from "../../components/error-message.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 
 const SECTION_NAMES: Record<keyof ConfigChanges, string> = {
@@ -126,11 +127,7 @@ export function ImportConfig() {
           </div>
         </section>
       )}
-      {importConfig.error && (
-        <p className="message error" role="alert">
-          {errorMessage(importConfig.error)}
-        </p>
-      )}
+      <ErrorMessage error={importConfig.error} />
       {done && <Imported answer={done} />}
     </div>
   );

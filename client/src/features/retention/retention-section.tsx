@@ -14,8 +14,9 @@ import {
   ZRetentionSettings,
 } from "../../../../shared/schemas/retention.ts";
 import { Editable } from "../../components/editable.tsx";
+import { ErrorMessage } from "../../components/error-message.tsx";
 import { Loaded } from "../../components/loaded.tsx";
-import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
+import { fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import "./retention.css";
 
 export function RetentionSection() {
@@ -150,11 +151,7 @@ function RetentionForm({ saved }: { saved: RetentionView }) {
           {MESSAGES.settingsSaved}
         </p>
       )}
-      {put.error && Object.keys(serverErrors).length === 0 && (
-        <p className="message error" role="alert">
-          {errorMessage(put.error)}
-        </p>
-      )}
+      <ErrorMessage error={Object.keys(serverErrors).length === 0 && put.error} />
     </form>
   );
 }

@@ -13,6 +13,7 @@ import type {
   WarningCode,
 } from "../../../../shared/schemas/score-models.ts";
 import { MIN_LABELS_PER_CLASS } from "../../../../shared/schemas/score-models.ts";
+import { ErrorMessage } from "../../components/error-message.tsx";
 import { LoadError } from "../../components/save-status.tsx";
 import { TableHead } from "../../components/table-head.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
@@ -108,11 +109,7 @@ export function ScoreModels() {
           </button>
         </div>
       )}
-      {failed && (
-        <p className="message error" role="alert">
-          {errorMessage(failed)}
-        </p>
-      )}
+      <ErrorMessage error={failed} />
       {proposal && (
         <Proposal
           key={proposal.id}

@@ -10,6 +10,7 @@ import {
   type ThresholdsView,
   ZThresholdsInput,
 } from "../../../../shared/schemas/score-thresholds.ts";
+import { ErrorMessage } from "../../components/error-message.tsx";
 import { LoadError } from "../../components/save-status.tsx";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import { typeName } from "./preview-format.ts";
@@ -185,11 +186,7 @@ function ThresholdsForm({ view }: { view: ThresholdsView }) {
           {saved && !dirty ? "Saved." : ""}
         </span>
       </div>
-      {general && (
-        <p className="message error" role="alert">
-          {errorMessage(general)}
-        </p>
-      )}
+      <ErrorMessage error={general} />
       {Object.keys(errors).length > 0 && (
         <p className="message error" role="alert">
           Not {attempt === "save" ? "saved" : "previewed"}: check the boxes marked above.

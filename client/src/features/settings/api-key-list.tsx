@@ -2,7 +2,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import type { ApiKeyView } from "../../../../shared/schemas/api-keys.ts";
-import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { ErrorMessage } from "../../components/error-message.tsx";
+import { useTRPC } from "../../lib/trpc.ts";
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "Never");
 
@@ -60,11 +61,7 @@ export function ApiKeyList({ keys, onRevoked }: { keys: ApiKeyView[]; onRevoked:
           </li>
         ))}
       </ul>
-      {revoke.error && (
-        <p className="message error" role="alert">
-          {errorMessage(revoke.error)}
-        </p>
-      )}
+      <ErrorMessage error={revoke.error} />
     </>
   );
 }

@@ -10,8 +10,9 @@ import {
   type ApiKeyKind,
   ZApiKeyCreate,
 } from "../../../../shared/schemas/api-keys.ts";
+import { ErrorMessage } from "../../components/error-message.tsx";
 import { Loaded } from "../../components/loaded.tsx";
-import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
+import { fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import { AllowedOrigins } from "./allowed-origins.tsx";
 import { ApiKeyList } from "./api-key-list.tsx";
 import { NewKeyBox } from "./new-key-box.tsx";
@@ -103,11 +104,7 @@ export function ApiKeysSection() {
           Copy the new key below and press “I have copied it” before creating another.
         </p>
       )}
-      {create.error && !nameError && (
-        <p className="message error" role="alert">
-          {errorMessage(create.error)}
-        </p>
-      )}
+      <ErrorMessage error={!nameError && create.error} />
       {created && <NewKeyBox created={created} onDone={() => setCreated(null)} />}
       <Loaded query={list} what="your API keys">
         {(keys) => <ApiKeyList keys={keys} onRevoked={refresh} />}

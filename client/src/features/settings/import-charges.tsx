@@ -1,7 +1,8 @@
 /** "Import past charges": starts a history import and shows its progress until it ends. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { ErrorMessage } from "../../components/error-message.tsx";
+import { useTRPC } from "../../lib/trpc.ts";
 
 export function ImportCharges() {
   const trpc = useTRPC();
@@ -59,11 +60,7 @@ export function ImportCharges() {
           )}
         </div>
       )}
-      {start.error && (
-        <p className="message error" role="alert">
-          {errorMessage(start.error)}
-        </p>
-      )}
+      <ErrorMessage error={start.error} />
     </section>
   );
 }

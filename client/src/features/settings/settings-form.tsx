@@ -10,6 +10,7 @@ import {
   type SettingsView,
   ZSettingsInput,
 } from "../../../../shared/schemas/settings.ts";
+import { ErrorMessage } from "../../components/error-message.tsx";
 import { LoadError } from "../../components/save-status.tsx";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import "../../components/console.css";
@@ -173,11 +174,7 @@ function SettingsForm({ stored }: { stored: SettingsView }) {
           {MESSAGES.settingsSaved}
         </p>
       )}
-      {save.error && (
-        <p className="message error" role="alert">
-          {errorMessage(save.error)}
-        </p>
-      )}
+      <ErrorMessage error={save.error} />
     </form>
   );
 }

@@ -11,6 +11,7 @@ import {
   type WebhookEndpointView,
   type WebhookEventType,
 } from "../../../../shared/schemas/webhooks.ts";
+import { ErrorMessage } from "../../components/error-message.tsx";
 import { LoadError } from "../../components/save-status.tsx";
 import { SecretOnce } from "../../components/secret-once.tsx";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
@@ -108,11 +109,7 @@ export function WebhooksSection() {
               : `${count} of at most ${max} endpoints.`}
           </p>
         )}
-        {create.isError && !errors.url && (
-          <p className="message error" role="alert">
-            {errorMessage(create.error)}
-          </p>
-        )}
+        <ErrorMessage error={!errors.url && create.error} />
       </form>
       {secret && (
         <SecretOnce

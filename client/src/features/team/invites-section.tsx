@@ -7,7 +7,8 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { type InviteView, ZInviteInput } from "../../../../shared/schemas/team.ts";
 import { can, ROLE_LABELS, type Role } from "../../../../shared/team/roles.ts";
-import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
+import { ErrorMessage } from "../../components/error-message.tsx";
+import { fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import { RoleMatrix } from "./role-matrix.tsx";
 import { invitableRoles, shortDate } from "./team-format.ts";
 
@@ -116,11 +117,7 @@ function InviteForm({ role, onInvited }: { role: Role; onInvited: () => Promise<
           Invitation sent to {sent}. The link in it works for 7 days.
         </p>
       )}
-      {invite.error && !fieldErrors(invite.error).email && (
-        <p className="message error" role="alert">
-          {errorMessage(invite.error)}
-        </p>
-      )}
+      <ErrorMessage error={!fieldErrors(invite.error).email && invite.error} />
     </>
   );
 }
@@ -166,11 +163,7 @@ function PendingInvites(props: {
           </li>
         ))}
       </ul>
-      {revoke.error && (
-        <p className="message error" role="alert">
-          {errorMessage(revoke.error)}
-        </p>
-      )}
+      <ErrorMessage error={revoke.error} />
     </>
   );
 }

@@ -7,7 +7,8 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import type { MemberView } from "../../../../shared/schemas/team.ts";
 import { ROLE_LABELS, type Role } from "../../../../shared/team/roles.ts";
-import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { ErrorMessage } from "../../components/error-message.tsx";
+import { useTRPC } from "../../lib/trpc.ts";
 import { assignableRoles, mayRemove, shortDate } from "./team-format.ts";
 
 type Props = {
@@ -107,11 +108,7 @@ export function MembersSection({ members, role, onChanged }: Props) {
           </tbody>
         </table>
       </div>
-      {error && (
-        <p className="message error" role="alert">
-          {errorMessage(error)}
-        </p>
-      )}
+      <ErrorMessage error={error} />
     </section>
   );
 }

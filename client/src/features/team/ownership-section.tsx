@@ -8,8 +8,9 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import type { MemberView } from "../../../../shared/schemas/team.ts";
 import { can, ROLE_LABELS, type Role } from "../../../../shared/team/roles.ts";
+import { ErrorMessage } from "../../components/error-message.tsx";
 import { useRefreshSession } from "../../lib/session.ts";
-import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { useTRPC } from "../../lib/trpc.ts";
 import { leaveBlocked } from "./team-format.ts";
 
 type Props = { members: MemberView[]; role: Role };
@@ -105,11 +106,7 @@ function TransferOwnership({ members }: { members: MemberView[] }) {
           </button>
         </div>
       )}
-      {transfer.error && (
-        <p className="message error" role="alert">
-          {errorMessage(transfer.error)}
-        </p>
-      )}
+      <ErrorMessage error={transfer.error} />
     </div>
   );
 }
@@ -154,11 +151,7 @@ function LeaveAccount({ blocked }: { blocked: string | null }) {
           </button>
         </div>
       )}
-      {leave.error && (
-        <p className="message error" role="alert">
-          {errorMessage(leave.error)}
-        </p>
-      )}
+      <ErrorMessage error={leave.error} />
     </div>
   );
 }

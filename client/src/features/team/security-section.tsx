@@ -13,9 +13,10 @@ import {
   ZSecuritySettings,
 } from "../../../../shared/schemas/team.ts";
 import { Editable } from "../../components/editable.tsx";
+import { ErrorMessage } from "../../components/error-message.tsx";
 import { Loaded } from "../../components/loaded.tsx";
 import { useRefreshSession } from "../../lib/session.ts";
-import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
+import { fieldErrors, useTRPC } from "../../lib/trpc.ts";
 
 export function SecuritySection() {
   const trpc = useTRPC();
@@ -122,11 +123,7 @@ function SecurityForm({ saved }: { saved: SecuritySettings }) {
           {MESSAGES.settingsSaved}
         </p>
       )}
-      {put.error && !daysError && (
-        <p className="message error" role="alert">
-          {errorMessage(put.error)}
-        </p>
-      )}
+      <ErrorMessage error={!daysError && put.error} />
     </form>
   );
 }

@@ -5,6 +5,7 @@
  * (landing-page.tsx), which passes its own Link.
  */
 import type { ReactNode } from "react";
+import { LogoMark } from "../../components/logo-mark.tsx";
 import {
   BENEFITS,
   CHARGEBACK_HEADLINE,
@@ -37,11 +38,7 @@ type Props = {
 export function LandingView({ Link = PlainLink, socialUrl }: Props) {
   const logo = (
     <Link to="/" className="logo" aria-label="Warden home">
-      <svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
-        <path fill="currentColor" d="M16 2 4 7v8c0 7.2 5.1 13.4 12 15 6.9-1.6 12-7.8 12-15V7z" />
-        <path fill="#fff" d="m10 16 4 4 8-8-1.6-1.6-6.4 6.4-2.4-2.4z" />
-      </svg>
-      <span>Warden</span>
+      <LogoMark />
     </Link>
   );
   return (

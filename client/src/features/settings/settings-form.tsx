@@ -13,6 +13,7 @@ import {
 import { ErrorMessage } from "../../components/error-message.tsx";
 import { LoadError } from "../../components/save-status.tsx";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
+import { issuesByPath } from "../../lib/zod-issues.ts";
 import "../../components/console.css";
 
 export function SettingsSection() {
@@ -56,11 +57,7 @@ function SettingsForm({ stored }: { stored: SettingsView }) {
     save.reset();
     const checked = ZSettingsInput.safeParse(draft);
     if (!checked.success) {
-      setLocalErrors(
-        Object.fromEntries(
-          checked.error.issues.map((issue) => [issue.path.join("."), issue.message]),
-        ),
-      );
+      setLocalErrors(issuesByPath(checked.error));
       return;
     }
     setLocalErrors({});

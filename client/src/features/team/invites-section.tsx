@@ -9,6 +9,7 @@ import { type InviteView, ZInviteInput } from "../../../../shared/schemas/team.t
 import { can, ROLE_LABELS, type Role } from "../../../../shared/team/roles.ts";
 import { ErrorMessage } from "../../components/error-message.tsx";
 import { fieldErrors, useTRPC } from "../../lib/trpc.ts";
+import { issuesByPath } from "../../lib/zod-issues.ts";
 import { RoleMatrix } from "./role-matrix.tsx";
 import { invitableRoles, shortDate } from "./team-format.ts";
 
@@ -54,11 +55,7 @@ function InviteForm({ role, onInvited }: { role: Role; onInvited: () => Promise<
     setSent(null);
     const checked = ZInviteInput.safeParse({ email, role: invitedRole });
     if (!checked.success) {
-      setLocalErrors(
-        Object.fromEntries(
-          checked.error.issues.map((issue) => [issue.path.join("."), issue.message]),
-        ),
-      );
+      setLocalErrors(issuesByPath(checked.error));
       return;
     }
     setLocalErrors({});

@@ -19,6 +19,7 @@ import type { BenchResult } from "./bench/report.ts";
 import { BENCH_ADMIN_URL, benchDatabase, cleanup } from "./lib/bench-process.ts";
 import { flags } from "./lib/progress.ts";
 import { runMain } from "./lib/run-main.ts";
+import { timedRuns } from "./lib/timed-runs.ts";
 
 const args = flags();
 const ROWS = Number(process.env.BENCH_SCREENINGS ?? 1_000_000);
@@ -64,21 +65,9 @@ async function fill(db: Database, accountId: string, from: number, to: number) {
   }
 }
 
-function stats(times: number[]) {
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-  return { median: at(0.5), p95: at(0.95) };
-}
-
 async function time(label: string, run: () => Promise<{ items: unknown[] }>) {
   const found = (await run()).items.length;
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
-  }
-  const { median, p95 } = stats(times);
+  const { median, p95 } = await timedRuns(RUNS, run);
   console.log(
     `${label.padEnd(40)} ${String(found).padStart(3)} on the page   median ${median.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms`,
   );

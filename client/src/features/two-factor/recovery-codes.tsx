@@ -3,6 +3,7 @@
  * app. A download (a text file) and a copy, and they stay until the person says they saved them.
  */
 import { useState } from "react";
+import "../../components/secret-once.css";
 import "./two-factor.css";
 
 export const RECOVERY_FILE_NAME = "warden-recovery-codes.txt";

@@ -44,15 +44,10 @@ export function EnrolTwoFactor({ email, onDone, onCancel }: Props) {
       <div className="stack two-factor-enrol">
         <SecretShown enrolment={begin.data} />
         <form onSubmit={submitCode} className="stack" aria-label="Confirm two-factor sign-in">
-          <TextField
+          <SixDigitCode
             label="Enter the 6-digit code the app shows"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            required
-            maxLength={7}
-            aria-invalid={Boolean(confirm.error)}
-            aria-describedby={confirm.error ? "enrol-code-error" : undefined}
+            error={confirm.error}
+            errorId="enrol-code-error"
             value={code}
             onValue={setCode}
           />
@@ -139,6 +134,31 @@ function Buttons({
         </button>
       )}
     </div>
+  );
+}
+
+/** The authenticator app's 6-digit code (room for a space), marked invalid while `error` stands. */
+export function SixDigitCode(props: {
+  label: string;
+  error: unknown;
+  /** The id of the ErrorLine below it. */
+  errorId: string;
+  value: string;
+  onValue(value: string): void;
+}) {
+  return (
+    <TextField
+      label={props.label}
+      name="code"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      required
+      maxLength={7}
+      aria-invalid={Boolean(props.error)}
+      aria-describedby={props.error ? props.errorId : undefined}
+      value={props.value}
+      onValue={props.onValue}
+    />
   );
 }
 

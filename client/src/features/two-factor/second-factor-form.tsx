@@ -6,7 +6,7 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { TextField } from "../../components/text-field.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
-import { ErrorLine } from "./enrol-two-factor.tsx";
+import { ErrorLine, SixDigitCode } from "./enrol-two-factor.tsx";
 import "./two-factor.css";
 
 type Props = {
@@ -51,16 +51,11 @@ export function SecondFactorForm({ onSignedIn, onLogOut }: Props) {
           onValue={setCode}
         />
       ) : (
-        <TextField
+        <SixDigitCode
           label="Enter the 6-digit code from your authenticator app"
           key="totp"
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          required
-          maxLength={7}
-          aria-invalid={Boolean(verify.error)}
-          aria-describedby={verify.error ? "second-factor-error" : undefined}
+          error={verify.error}
+          errorId="second-factor-error"
           value={code}
           onValue={setCode}
         />

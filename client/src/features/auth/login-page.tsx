@@ -8,7 +8,7 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { ACCOUNT_DELETE_TEXT } from "../../../../shared/schemas/account-config.ts";
-import { EmailField, TextField } from "../../components/text-field.tsx";
+import { EmailField, PasswordField } from "../../components/text-field.tsx";
 import { useRefreshSession, useSession } from "../../lib/session.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { EnrolTwoFactor } from "../two-factor/enrol-two-factor.tsx";
@@ -97,15 +97,7 @@ function PasswordStep() {
       <FormMessage kind="success" text={deleted ? ACCOUNT_DELETE_TEXT.deleted : null} />
       <form onSubmit={submit} aria-label="Log in" className="stack">
         <EmailField value={email} onValue={setEmail} />
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          required
-          autoComplete="current-password"
-          value={password}
-          onValue={setPassword}
-        />
+        <PasswordField label="Password" name="password" value={password} onValue={setPassword} />
         <button type="submit" disabled={login.isPending}>
           {login.isPending ? "Logging in..." : "Log In"}
         </button>

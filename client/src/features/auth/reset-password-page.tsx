@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { MESSAGES, RESET_REDIRECT_MS } from "../../../../shared/messages.ts";
 import { PASSWORD_MIN } from "../../../../shared/schemas/auth.ts";
-import { TextField } from "../../components/text-field.tsx";
+import { PasswordField } from "../../components/text-field.tsx";
 import { useRefreshSession } from "../../lib/session.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { AuthLayout, FormMessage } from "./auth-layout.tsx";
@@ -88,19 +88,19 @@ function ResetFlow({ tokenHash, email }: { tokenHash: string; email: string }) {
   return (
     <AuthLayout title="Reset your password">
       <form onSubmit={submit} aria-label="Choose a new password" className="stack" noValidate>
-        <TextField
+        <PasswordField
+          fresh
+          required={false}
           label="New password"
-          type="password"
           name="password"
-          autoComplete="new-password"
           value={password}
           onValue={setPassword}
         />
-        <TextField
+        <PasswordField
+          fresh
+          required={false}
           label="Confirm new password"
-          type="password"
           name="confirm"
-          autoComplete="new-password"
           value={confirm}
           onValue={setConfirm}
         />

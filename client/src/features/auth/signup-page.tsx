@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../../../../shared/schemas/auth.ts";
-import { EmailField, TextField } from "../../components/text-field.tsx";
+import { EmailField, PasswordField } from "../../components/text-field.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { AuthLayout, FormMessage } from "./auth-layout.tsx";
 
@@ -24,14 +24,12 @@ export default function SignupPage() {
       ) : (
         <form onSubmit={submit} aria-label="Sign up" className="stack">
           <EmailField value={email} onValue={setEmail} />
-          <TextField
+          <PasswordField
+            fresh
             label="Password"
-            type="password"
             name="password"
-            required
             minLength={PASSWORD_MIN}
             maxLength={PASSWORD_MAX}
-            autoComplete="new-password"
             aria-describedby="password-hint"
             value={password}
             onValue={setPassword}

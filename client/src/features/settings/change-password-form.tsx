@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { MESSAGES } from "../../../../shared/messages.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../../../../shared/schemas/auth.ts";
-import { TextField } from "../../components/text-field.tsx";
+import { PasswordField } from "../../components/text-field.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 
 export function ChangePasswordForm() {
@@ -32,32 +32,25 @@ export function ChangePasswordForm() {
   return (
     <form onSubmit={submit} aria-labelledby="change-password-title" className="stack panel">
       <h2 id="change-password-title">Change Password</h2>
-      <TextField
+      <PasswordField
         label="Current password"
-        type="password"
         name="current-password"
-        required
-        autoComplete="current-password"
         value={currentPassword}
         onValue={setCurrentPassword}
       />
-      <TextField
+      <PasswordField
+        fresh
         label="New password"
-        type="password"
         name="new-password"
-        required
         minLength={PASSWORD_MIN}
         maxLength={PASSWORD_MAX}
-        autoComplete="new-password"
         value={password}
         onValue={setPassword}
       />
-      <TextField
+      <PasswordField
+        fresh
         label="Confirm new password"
-        type="password"
         name="confirm-password"
-        required
-        autoComplete="new-password"
         value={confirm}
         onValue={setConfirm}
       />

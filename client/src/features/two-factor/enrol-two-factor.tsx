@@ -7,7 +7,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { TwoFactorEnrolment } from "../../../../shared/schemas/two-factor.ts";
-import { TextField } from "../../components/text-field.tsx";
+import { PasswordField, TextField } from "../../components/text-field.tsx";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import { RecoveryCodes } from "./recovery-codes.tsx";
 import "./two-factor.css";
@@ -68,12 +68,9 @@ export function EnrolTwoFactor({ email, onDone, onCancel }: Props) {
         You will need an authenticator app on your phone, such as Google Authenticator, Microsoft
         Authenticator, 1Password or Bitwarden. First, confirm it is you.
       </p>
-      <TextField
+      <PasswordField
         label="Your password"
-        type="password"
         name="password"
-        required
-        autoComplete="current-password"
         aria-invalid={Boolean(begin.error)}
         aria-describedby={begin.error ? "enrol-password-error" : undefined}
         value={password}

@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { LoadError } from "../../components/save-status.tsx";
-import { TextField } from "../../components/text-field.tsx";
+import { PasswordField, TextField } from "../../components/text-field.tsx";
 import { useSession } from "../../lib/session.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { EnrolTwoFactor, ErrorLine } from "./enrol-two-factor.tsx";
@@ -132,12 +132,9 @@ function DisableForm({ onDone }: { onDone: () => void }) {
   return (
     <form onSubmit={submit} className="stack" aria-labelledby="disable-title">
       <h3 id="disable-title">Turn off</h3>
-      <TextField
+      <PasswordField
         label="Your password"
-        type="password"
         name="disable-password"
-        required
-        autoComplete="current-password"
         value={password}
         onValue={setPassword}
       />

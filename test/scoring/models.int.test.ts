@@ -9,7 +9,7 @@
  * sign of abuse against it, or learnt mostly from one source says so, and is adopted only
  * with each warning confirmed (the red team's poisoned fit among them).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_WEIGHTS } from "../../server/engine/default-weights.ts";
 import { POINTS_PER_LOG_ODDS } from "../../server/engine/score.ts";
 import type { AuditPage } from "../../shared/schemas/audit.ts";
@@ -25,7 +25,8 @@ import { TestClient } from "../helpers/http-client.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
-import { startTestApp, type TestApp, testClock } from "../helpers/test-app.ts";
+import { type TestApp, testClock } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
 
 const BROWSER =
   "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15";
@@ -71,11 +72,8 @@ const clock = testClock(Date.parse("2026-11-20T10:00:00Z"));
 
 describe.each(DB_KINDS)("labels that teach (%s)", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind, { clock });
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, { clock }, (app) => {
+    t = app;
   });
 
   const models = async (m: Merchant) => {

@@ -5,12 +5,12 @@ type Props = {
   shown: number;
   /** Singular and plural, e.g. ["transaction", "transactions"]. */
   noun: [string, string];
-  hasNextPage: boolean;
-  isFetchingNextPage: boolean;
-  fetchNextPage: () => unknown;
+  /** The paged query (useInfiniteQuery's result). */
+  list: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown };
 };
 
-export function LoadMore({ shown, noun, hasNextPage, isFetchingNextPage, fetchNextPage }: Props) {
+export function LoadMore({ shown, noun, list }: Props) {
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
   return (
     <p className="load-more">
       <span>

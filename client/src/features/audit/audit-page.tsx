@@ -72,13 +72,7 @@ function Events({ form }: { form: AuditFilterForm }) {
   return (
     <>
       <AuditList events={events} />
-      <LoadMore
-        shown={events.length}
-        noun={["event", "events"]}
-        hasNextPage={list.hasNextPage}
-        isFetchingNextPage={list.isFetchingNextPage}
-        fetchNextPage={list.fetchNextPage}
-      />
+      <LoadMore shown={events.length} noun={["event", "events"]} list={list} />
     </>
   );
 }

@@ -72,13 +72,7 @@ function Transactions() {
       ) : (
         <>
           <TransactionTable rows={rows} />
-          <LoadMore
-            shown={rows.length}
-            noun={["transaction", "transactions"]}
-            hasNextPage={list.hasNextPage}
-            isFetchingNextPage={list.isFetchingNextPage}
-            fetchNextPage={list.fetchNextPage}
-          />
+          <LoadMore shown={rows.length} noun={["transaction", "transactions"]} list={list} />
         </>
       )}
     </section>

@@ -137,13 +137,7 @@ function Queue() {
               />
             ))}
           </ol>
-          <LoadMore
-            shown={items.length}
-            noun={["item", "items"]}
-            hasNextPage={list.hasNextPage}
-            isFetchingNextPage={list.isFetchingNextPage}
-            fetchNextPage={list.fetchNextPage}
-          />
+          <LoadMore shown={items.length} noun={["item", "items"]} list={list} />
         </>
       )}
     </section>

@@ -67,13 +67,7 @@ function Screenings() {
       ) : (
         <>
           <ScreeningTable rows={rows} />
-          <LoadMore
-            shown={rows.length}
-            noun={["screening", "screenings"]}
-            hasNextPage={list.hasNextPage}
-            isFetchingNextPage={list.isFetchingNextPage}
-            fetchNextPage={list.fetchNextPage}
-          />
+          <LoadMore shown={rows.length} noun={["screening", "screenings"]} list={list} />
         </>
       )}
     </section>

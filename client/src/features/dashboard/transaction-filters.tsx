@@ -4,6 +4,7 @@ import {
   OUTCOMES,
   RISK_LEVELS,
 } from "../../../../shared/schemas/transaction.ts";
+import { FilterSelect } from "../../components/filter-select.tsx";
 import { SearchField } from "../../components/search-field.tsx";
 
 const BLOCKED_BY_NAMES: Record<(typeof BLOCKED_BY_FILTERS)[number], string> = {
@@ -33,51 +34,27 @@ export function TransactionFilters({
         placeholder="Email or charge ID"
         onSearch={(search) => onChange({ ...value, search })}
       />
-      <label>
-        Outcome
-        <select
-          name="outcome"
-          value={value.outcome ?? ""}
-          onChange={(event) => pick("outcome", event.target.value)}
-        >
-          <option value="">All</option>
-          {OUTCOMES.map((outcome) => (
-            <option key={outcome} value={outcome}>
-              {outcome}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Risk level
-        <select
-          name="riskLevel"
-          value={value.riskLevel ?? ""}
-          onChange={(event) => pick("riskLevel", event.target.value)}
-        >
-          <option value="">All</option>
-          {RISK_LEVELS.map((level) => (
-            <option key={level} value={level}>
-              {level}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Blocked by
-        <select
-          name="blockedBy"
-          value={value.blockedBy ?? ""}
-          onChange={(event) => pick("blockedBy", event.target.value)}
-        >
-          <option value="">All</option>
-          {BLOCKED_BY_FILTERS.map((key) => (
-            <option key={key} value={key}>
-              {BLOCKED_BY_NAMES[key]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect
+        label="Outcome"
+        name="outcome"
+        value={value.outcome}
+        options={OUTCOMES.map((outcome) => [outcome, outcome] as const)}
+        onPick={(raw) => pick("outcome", raw)}
+      />
+      <FilterSelect
+        label="Risk level"
+        name="riskLevel"
+        value={value.riskLevel}
+        options={RISK_LEVELS.map((level) => [level, level] as const)}
+        onPick={(raw) => pick("riskLevel", raw)}
+      />
+      <FilterSelect
+        label="Blocked by"
+        name="blockedBy"
+        value={value.blockedBy}
+        options={BLOCKED_BY_FILTERS.map((key) => [key, BLOCKED_BY_NAMES[key]] as const)}
+        onPick={(raw) => pick("blockedBy", raw)}
+      />
     </form>
   );
 }

@@ -8,6 +8,7 @@ import {
   SCREEN_TYPES,
   type ScreeningListInput,
 } from "../../../../shared/schemas/screening.ts";
+import { FilterSelect } from "../../components/filter-select.tsx";
 import { SearchField } from "../../components/search-field.tsx";
 import { DECISION_NAMES, formatType } from "./screening-format.ts";
 
@@ -27,21 +28,13 @@ export function ScreeningFilters({
     label: string,
     options: [string, string][],
   ) => (
-    <label>
-      {label}
-      <select
-        name={key}
-        value={value[key] ?? ""}
-        onChange={(event) => pick(key, event.target.value)}
-      >
-        <option value="">All</option>
-        {options.map(([option, text]) => (
-          <option key={option} value={option}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </label>
+    <FilterSelect
+      label={label}
+      name={key}
+      value={value[key]}
+      options={options}
+      onPick={(raw) => pick(key, raw)}
+    />
   );
 
   return (

@@ -148,6 +148,15 @@ describe.each(DB_KINDS)("Test on history (%s)", (kind) => {
     await t?.close();
   });
 
+  /** Test on history over the last day with one rule's saved settings changed by `change`. */
+  async function backtestChanging(rule: string, change: Record<string, unknown>) {
+    const settings = await pageSettings(merchant);
+    const ruleSettings = settings.rule_settings as Record<string, Record<string, unknown>>;
+    const saved = ruleSettings[rule];
+    const rule_settings = { ...ruleSettings, [rule]: { ...saved, ...change } };
+    return { saved, result: await backtest(merchant, { ...settings, rule_settings, days: 1 }) };
+  }
+
   it("made the live decisions the replay has to match (blocks and reviews from counts)", () => {
     const blockedBy = (rule: string) =>
       live.filter((d) => d.rules.includes(`${rule}:block`)).length;
@@ -197,16 +206,7 @@ describe.each(DB_KINDS)("Test on history (%s)", (kind) => {
   });
 
   it("a looser limit lifts the block it caused (scraping still reviews: no user agent)", async () => {
-    const settings = await pageSettings(merchant);
-    const ruleSettings = settings.rule_settings as Record<string, Record<string, unknown>>;
-    const result = await backtest(merchant, {
-      ...settings,
-      rule_settings: {
-        ...ruleSettings,
-        rule_signup_velocity: { ...ruleSettings.rule_signup_velocity, per_ip_per_hour: 3 },
-      },
-      days: 1,
-    });
+    const { result } = await backtestChanging("rule_signup_velocity", { per_ip_per_hour: 3 });
     expect(result.screenings.changes).toEqual({ "block→review": 1 });
     expect(result.items).toEqual([
       expect.objectContaining({
@@ -220,17 +220,10 @@ describe.each(DB_KINDS)("Test on history (%s)", (kind) => {
   });
 
   it("tries the strict choice for a device's second trial: the reviewed one would be blocked", async () => {
-    const settings = await pageSettings(merchant);
-    const ruleSettings = settings.rule_settings as Record<string, Record<string, unknown>>;
-    expect(ruleSettings.rule_ip?.second_trial_on_device).toBe("review");
-    const result = await backtest(merchant, {
-      ...settings,
-      rule_settings: {
-        ...ruleSettings,
-        rule_ip: { ...ruleSettings.rule_ip, second_trial_on_device: "block" },
-      },
-      days: 1,
+    const { saved, result } = await backtestChanging("rule_ip", {
+      second_trial_on_device: "block",
     });
+    expect(saved?.second_trial_on_device).toBe("review");
     // The third trial was blocked already (a blocked trial does not count, so it is the
     // second again, and blocked by the choice).
     expect(result.screenings.changes).toEqual({ "review→block": 1 });

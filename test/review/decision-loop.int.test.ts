@@ -4,7 +4,7 @@
  * console, POST /api/v1/labels, Stripe's fraud disputes and early fraud warnings), and the
  * screenings API for a merchant's backend. Every read is scoped to the caller's account.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LabelView } from "../../shared/schemas/labels.ts";
 import type {
   ChargeReviewDetail,
@@ -22,7 +22,9 @@ import { TestClient } from "../helpers/http-client.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
-import { startTestApp, type TestApp, testClock } from "../helpers/test-app.ts";
+import { type TestApp, testClock } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
+import { reviewHighRiskCharges } from "./setup.ts";
 
 const BOT = "python-requests/2.31";
 const HOUR = 3_600_000;
@@ -33,11 +35,8 @@ type Page = { items: ReviewItem[]; nextCursor: string | null };
 describe.each(DB_KINDS)("decision loop (%s)", (kind) => {
   let t: TestApp;
   const clock = testClock(Date.parse("2026-11-20T10:00:00Z"));
-  beforeAll(async () => {
-    t = await startTestApp(kind, { clock });
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, { clock }, (app) => {
+    t = app;
   });
 
   async function reviewingMerchant(name: string) {
@@ -171,12 +170,7 @@ describe.each(DB_KINDS)("decision loop (%s)", (kind) => {
   it("queues a charge the rules answer review beside screenings, and settles it like one", async () => {
     const { merchant, backend } = await reviewingMerchant("charges");
     const stripe = await connectStripe(merchant);
-    await turnOn(merchant, "rule_high_risk");
-    const put = await merchant.api.json("/api/rule-settings", {
-      method: "PUT",
-      body: { rule_high_risk: { action: "review" } },
-    });
-    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    await reviewHighRiskCharges(merchant);
     const send = async (event: Parameters<typeof deliver>[2]) =>
       expect((await deliver(t, stripe.path, event, stripe.webhookSecret)).status).toBe(200);
     const secs = () => Math.floor(clock.now().getTime() / 1000);

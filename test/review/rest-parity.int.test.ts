@@ -4,24 +4,23 @@
  * charge's review read and settled with a secret API key under /api/v1/charges/{id}, like a
  * screening's. Each answers only for the caller's own account: another account's id is a 404.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AllowEntryView } from "../../shared/schemas/allow-list.ts";
 import type { ChargeReviewDetail } from "../../shared/schemas/review.ts";
 import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { TestClient } from "../helpers/http-client.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
-import { backendOf, turnOn } from "../helpers/screening.ts";
+import { backendOf } from "../helpers/screening.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { withTestApp } from "../with-test-app.ts";
+import { reviewHighRiskCharges } from "./setup.ts";
 
 describe.each(DB_KINDS)("REST parity (%s)", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, {}, (app) => {
+    t = app;
   });
 
   it("documents the routes in the OpenAPI document", async () => {
@@ -85,12 +84,7 @@ describe.each(DB_KINDS)("REST parity (%s)", (kind) => {
     const merchant = await signedInMerchant(t, `charge-rest-${kind}@example.com`);
     const backend = await backendOf(t, merchant);
     const stripe = await connectStripe(merchant);
-    await turnOn(merchant, "rule_high_risk");
-    const put = await merchant.api.json("/api/rule-settings", {
-      method: "PUT",
-      body: { rule_high_risk: { action: "review" } },
-    });
-    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    await reviewHighRiskCharges(merchant);
     const charge = buildCharge({ riskScore: 88, riskLevel: "elevated", email: "c@buyer.example" });
     const sent = await deliver(
       t,

@@ -6,7 +6,7 @@
  * recount, the merchant's own rows are untouched) and puts back the settings it changed,
  * unless the merchant changed them since, which it then says.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DemoPreview, DemoRemoved } from "../../shared/schemas/demo.ts";
 import { WEBHOOK_EVENTS } from "../../shared/schemas/webhooks.ts";
 import { buildCharge, buildEvent } from "../fixtures/stripe.ts";
@@ -14,21 +14,17 @@ import { DB_KINDS } from "../helpers/databases.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf } from "../helpers/screening.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
-import { startWebhookReceiver } from "../helpers/webhook-receiver.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { type WebhookReceiver, withTestAppAndReceiver } from "../with-test-app.ts";
 
 const STANDARD = ["rule_high_risk", "rule_country_blocked", "rule_email", "rule_efw"];
 
 describe.each(DB_KINDS)("demo data (%s)", (kind) => {
   let t: TestApp;
-  let hook: Awaited<ReturnType<typeof startWebhookReceiver>>;
-  beforeAll(async () => {
-    t = await startTestApp(kind, { env: { WEBHOOKS_ALLOW_PRIVATE: "true" } });
-    hook = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await t?.close();
-    await hook?.close();
+  let hook: WebhookReceiver;
+  withTestAppAndReceiver(kind, (app, started) => {
+    t = app;
+    hook = started;
   });
 
   const demoCharges = (accountId: string) =>

@@ -8,7 +8,7 @@
  * identities so one trial per email still holds, audits and announces itself without the
  * values; the audit log still refuses a plain UPDATE; and only owners and admins may erase.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { PERSONAL_COLUMNS } from "../../server/modules/privacy/personal-columns.ts";
 import type {
   EndUserExport,
@@ -30,8 +30,8 @@ import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
 import { linkIn } from "../helpers/smtp.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
-import { startWebhookReceiver } from "../helpers/webhook-receiver.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { type WebhookReceiver, withTestAppAndReceiver } from "../with-test-app.ts";
 
 const BROWSER = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15";
 const BOT = "python-requests/2.31";
@@ -48,17 +48,15 @@ const personOf = (name: string): Person => ({
 
 describe.each(DB_KINDS)("an end user's export and erasure (%s)", (kind) => {
   let t: TestApp;
-  let hook: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let hook: WebhookReceiver;
+  withTestAppAndReceiver(kind, (app, started) => {
+    t = app;
+    hook = started;
+  });
   beforeAll(async () => {
-    t = await startTestApp(kind, { env: { WEBHOOKS_ALLOW_PRIVATE: "true" } });
-    hook = await startWebhookReceiver();
     // Two merchants whose customers share the same email, user id, device and IP.
     a = await seeded("acme", personOf("shared"));
     b = await seeded("bolt", personOf("shared"));
-  });
-  afterAll(async () => {
-    await t?.close();
-    await hook?.close();
   });
 
   /** A merchant with one person's data, seeded through the real API. */

@@ -4,7 +4,7 @@
  * retries with their attempts logged, re-send, and endpoints on private addresses refused
  * unless the operator allows them.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { verifyWebhook } from "../../sdk/client/index.ts";
 import type { WebhookDeliveryView } from "../../shared/schemas/webhooks.ts";
 import { buildCharge, buildDispute, buildEvent } from "../fixtures/stripe.ts";
@@ -14,19 +14,16 @@ import { backendOf, turnOn } from "../helpers/screening.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { startWebhookReceiver } from "../helpers/webhook-receiver.ts";
+import { type WebhookReceiver, withTestAppAndReceiver } from "../with-test-app.ts";
 
 const BOT = "python-requests/2.31";
 
 describe.each(DB_KINDS)("decision webhooks (%s)", (kind) => {
   let t: TestApp;
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-  beforeAll(async () => {
-    t = await startTestApp(kind, { env: { WEBHOOKS_ALLOW_PRIVATE: "true" } });
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await t?.close();
-    await receiver?.close();
+  let receiver: WebhookReceiver;
+  withTestAppAndReceiver(kind, (app, started) => {
+    t = app;
+    receiver = started;
   });
 
   it("delivers signed events for a review, its settlement and a label", async () => {

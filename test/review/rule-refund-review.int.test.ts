@@ -5,26 +5,22 @@
  * refund Stripe refuses leaves the review open for a person. Over real HTTP, signed Stripe
  * webhooks and the Stripe stand-in, on both databases.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ChargeReviewDetail } from "../../shared/schemas/review.ts";
 import { buildCharge, buildEarlyFraudWarning, buildEvent } from "../fixtures/stripe.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
 import { connectStripe, deliver } from "../helpers/stripe-webhooks.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
-import { startWebhookReceiver } from "../helpers/webhook-receiver.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { type WebhookReceiver, withTestAppAndReceiver } from "../with-test-app.ts";
 
 describe.each(DB_KINDS)("a rule's refund and the charge's review (%s)", (kind) => {
   let t: TestApp;
-  let hook: Awaited<ReturnType<typeof startWebhookReceiver>>;
-  beforeAll(async () => {
-    t = await startTestApp(kind, { env: { WEBHOOKS_ALLOW_PRIVATE: "true" } });
-    hook = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await t?.close();
-    await hook?.close();
+  let hook: WebhookReceiver;
+  withTestAppAndReceiver(kind, (app, started) => {
+    t = app;
+    hook = started;
   });
 
   /** A merchant whose high-risk rule answers review and whose early-fraud-warning rule refunds. */

@@ -9,6 +9,7 @@ import { signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { startWebhookReceiver } from "../helpers/webhook-receiver.ts";
+import { type WebhookReceiver, withTestAppAndReceiver } from "../with-test-app.ts";
 
 const BOT = { type: "request", user_agent: "python-requests/2.31" } as const;
 const env = {
@@ -18,15 +19,15 @@ const env = {
 
 describe.each(DB_KINDS)("webhook subscriptions (%s)", (kind) => {
   let t: TestApp;
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-  beforeAll(async () => {
-    t = await startTestApp(kind, { env });
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await t?.close();
-    await receiver?.close();
-  });
+  let receiver: WebhookReceiver;
+  withTestAppAndReceiver(
+    kind,
+    (app, started) => {
+      t = app;
+      receiver = started;
+    },
+    { env },
+  );
 
   it("sends to an endpoint made after the account was cached as having none, and to one made again after a removal", async () => {
     const merchant = await signedInMerchant(t, `subs-${kind}@example.com`);

@@ -1,49 +1,20 @@
 /** `npm run backtest` from a terminal: progress on stderr, the summary on stdout, --json, a bad flag. */
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../server/db/database.ts";
 import type { BacktestResult } from "../shared/schemas/backtest.ts";
 import { DEFAULT_RULES } from "../shared/schemas/rules.ts";
-import { DB_KINDS, type DbKind } from "../test/helpers/databases.ts";
+import { DB_KINDS } from "../test/helpers/databases.ts";
+import { scratchDatabase } from "./scratch-database.ts";
 
 const run = promisify(execFile);
 
-async function scratchDatabase(kind: DbKind) {
-  if (kind === "embedded") {
-    const dataDir = await mkdtemp(join(tmpdir(), "warden-backtest-"));
-    return {
-      env: { DATA_DIR: dataDir },
-      open: () => openDatabase({ kind: "embedded", dataDir }),
-      drop: () => rm(dataDir, { recursive: true, force: true }),
-    };
-  }
-  const adminUrl = process.env.TEST_DATABASE_URL ?? "";
-  const name = `warden_backtest_${Date.now().toString(36)}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString(), ENCRYPTION_KEY: randomBytes(32).toString("base64") },
-    open: () => openDatabase({ kind: "postgres", url: url.toString() }),
-    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-  };
-}
-
 describe.each(DB_KINDS)("npm run backtest on %s", (kind) => {
   it("tries other settings on the account's charges and reports the refunded one", async () => {
-    const scratch = await scratchDatabase(kind);
+    const scratch = await scratchDatabase(kind, "backtest");
     const dir = await mkdtemp(join(tmpdir(), "warden-backtest-files-"));
     try {
       const database = await scratch.open();

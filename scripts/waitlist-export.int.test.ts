@@ -1,48 +1,14 @@
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { promisify } from "node:util";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../server/db/database.ts";
-import { DB_KINDS, type DbKind } from "../test/helpers/databases.ts";
+import { DB_KINDS } from "../test/helpers/databases.ts";
+import { scratchDatabase } from "./scratch-database.ts";
 
 const run = promisify(execFile);
 
-/** A database the script can open by itself, as the server would: a data dir or a URL. */
-async function scratchDatabase(kind: DbKind) {
-  if (kind === "embedded") {
-    const dataDir = await mkdtemp(join(tmpdir(), "warden-export-"));
-    return {
-      env: { DATA_DIR: dataDir },
-      open: () => openDatabase({ kind: "embedded", dataDir }),
-      drop: () => rm(dataDir, { recursive: true, force: true }),
-    };
-  }
-  const adminUrl = process.env.TEST_DATABASE_URL ?? "";
-  const name = `warden_export_${Date.now().toString(36)}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    // The server's configuration asks for a key with DATABASE_URL; the export reads no secret.
-    env: { DATABASE_URL: url.toString(), ENCRYPTION_KEY: randomBytes(32).toString("base64") },
-    open: () => openDatabase({ kind: "postgres", url: url.toString() }),
-    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-  };
-}
-
 describe.each(DB_KINDS)("npm run waitlist:export on %s", (kind) => {
   it("writes the list as CSV to stdout and nothing else", async () => {
-    const scratch = await scratchDatabase(kind);
+    const scratch = await scratchDatabase(kind, "export");
     try {
       const database = await scratch.open();
       await database.prisma.waitlistEntry.createMany({

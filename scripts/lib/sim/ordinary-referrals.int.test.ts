@@ -3,11 +3,12 @@
  * Warden: the run starts that far back, every event is screened, and each referral reaches the
  * server as long after its referrer's signup as the traffic says.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HOUR } from "./journey.ts";
 import { buildTraffic, type MixOptions } from "./mix.ts";
 import { configurationsOf, simulate } from "./run.ts";
-import { startWarden, type Warden } from "./warden.ts";
+import type { Warden } from "./warden.ts";
+import { wardenLoggingClock } from "./warden-clock-log.ts";
 
 const DAY = 24 * HOUR;
 const mix: MixOptions = {
@@ -20,16 +21,8 @@ const mix: MixOptions = {
 describe("honest referrers made months before the hour (embedded)", () => {
   let warden: Warden;
   const times: number[] = [];
-  beforeAll(async () => {
-    warden = await startWarden("embedded");
-    const set = warden.clock.set;
-    warden.clock.set = (ms) => {
-      times.push(ms);
-      set(ms);
-    };
-  }, 60_000);
-  afterAll(async () => {
-    await warden?.close();
+  wardenLoggingClock(times, (started) => {
+    warden = started;
   });
 
   it("every event is screened, each referral 8 days or more after its referrer's signup", async () => {

@@ -4,28 +4,20 @@
  * merchant setup to the next one's traffic, and the referrers' signups are played a day before
  * the referrals that name them.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HOUR } from "./journey.ts";
 import { buildTraffic, type MixOptions } from "./mix.ts";
 import { configurationsOf, simulate } from "./run.ts";
-import { startWarden, type Warden } from "./warden.ts";
+import type { Warden } from "./warden.ts";
+import { wardenLoggingClock } from "./warden-clock-log.ts";
 
 const mix: MixOptions = { seed: 3, events: 60, hours: 1, only: ["aged_referral_ring"] };
 
 describe("playing events before the hour (embedded)", () => {
   let warden: Warden;
   const times: number[] = [];
-  beforeAll(async () => {
-    warden = await startWarden("embedded");
-    // Every time the run sets: the clock the server reads.
-    const set = warden.clock.set;
-    warden.clock.set = (ms) => {
-      times.push(ms);
-      set(ms);
-    };
-  }, 60_000);
-  afterAll(async () => {
-    await warden?.close();
+  wardenLoggingClock(times, (started) => {
+    warden = started;
   });
 
   it("the clock only moves forward, and the referrers sign up 18 h or more before the first referral", async () => {

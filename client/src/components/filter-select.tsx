@@ -5,6 +5,8 @@ export function FilterSelect({
   value,
   options,
   onPick,
+  all = "All",
+  disabled,
 }: {
   label: string;
   name: string;
@@ -12,12 +14,20 @@ export function FilterSelect({
   /** Each choice's value and text. */
   options: readonly (readonly [string, string])[];
   onPick(raw: string): void;
+  /** The text of the no-filter choice. */
+  all?: string;
+  disabled?: boolean;
 }) {
   return (
     <label>
       {label}
-      <select name={name} value={value ?? ""} onChange={(event) => onPick(event.target.value)}>
-        <option value="">All</option>
+      <select
+        name={name}
+        value={value ?? ""}
+        disabled={disabled}
+        onChange={(event) => onPick(event.target.value)}
+      >
+        <option value="">{all}</option>
         {options.map(([option, text]) => (
           <option key={option} value={option}>
             {text}

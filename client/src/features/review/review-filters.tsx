@@ -2,12 +2,17 @@
 import { RULE_CATALOG } from "../../../../shared/catalog/rules.ts";
 import type { ReviewFilters } from "../../../../shared/schemas/review.ts";
 import { SCREEN_TYPES } from "../../../../shared/schemas/screening.ts";
+import { FilterSelect } from "../../components/filter-select.tsx";
 
 const AGES: [number, string][] = [
   [1, "Over 1 hour"],
   [24, "Over 1 day"],
   [24 * 7, "Over 1 week"],
 ];
+const KINDS = [
+  ["screening", "Screenings"],
+  ["charge", "Charges"],
+] as const;
 
 export function QueueFilters({
   value,
@@ -23,68 +28,46 @@ export function QueueFilters({
     });
   return (
     <form className="rv-filters" aria-label="Filter the queue" onSubmit={(e) => e.preventDefault()}>
-      <label>
-        Rule
-        <select name="rule" value={value.rule ?? ""} onChange={(e) => set("rule", e.target.value)}>
-          <option value="">All</option>
-          {RULE_CATALOG.map((r) => (
-            <option key={r.key} value={r.key}>
-              {r.label}
-            </option>
-          ))}
-          <option value="risk_score">Risk score</option>
-        </select>
-      </label>
-      <label>
-        Kind
-        <select
-          name="kind"
-          value={value.kind ?? ""}
-          onChange={(e) =>
-            onChange({
-              ...value,
-              kind: (e.target.value || undefined) as ReviewFilters["kind"],
-              // A charge has no screening type: choosing charges clears the type.
-              type: e.target.value === "charge" ? undefined : value.type,
-            })
-          }
-        >
-          <option value="">All</option>
-          <option value="screening">Screenings</option>
-          <option value="charge">Charges</option>
-        </select>
-      </label>
-      <label>
-        Type
-        <select
-          name="type"
-          value={value.type ?? ""}
-          disabled={value.kind === "charge"}
-          onChange={(e) => set("type", e.target.value)}
-        >
-          <option value="">All</option>
-          {SCREEN_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t.replaceAll("_", " ")}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Age
-        <select
-          name="older_than_hours"
-          value={value.older_than_hours ?? ""}
-          onChange={(e) => set("older_than_hours", e.target.value)}
-        >
-          <option value="">Any</option>
-          {AGES.map(([hours, text]) => (
-            <option key={hours} value={hours}>
-              {text}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect
+        label="Rule"
+        name="rule"
+        value={value.rule}
+        options={[
+          ...RULE_CATALOG.map((r) => [r.key, r.label] as const),
+          ["risk_score", "Risk score"] as const,
+        ]}
+        onPick={(raw) => set("rule", raw)}
+      />
+      <FilterSelect
+        label="Kind"
+        name="kind"
+        value={value.kind}
+        options={KINDS}
+        onPick={(raw) =>
+          onChange({
+            ...value,
+            kind: (raw || undefined) as ReviewFilters["kind"],
+            // A charge has no screening type: choosing charges clears the type.
+            type: raw === "charge" ? undefined : value.type,
+          })
+        }
+      />
+      <FilterSelect
+        label="Type"
+        name="type"
+        value={value.type}
+        disabled={value.kind === "charge"}
+        options={SCREEN_TYPES.map((t) => [t, t.replaceAll("_", " ")] as const)}
+        onPick={(raw) => set("type", raw)}
+      />
+      <FilterSelect
+        label="Age"
+        name="older_than_hours"
+        value={value.older_than_hours?.toString()}
+        all="Any"
+        options={AGES.map(([hours, text]) => [String(hours), text] as const)}
+        onPick={(raw) => set("older_than_hours", raw)}
+      />
     </form>
   );
 }

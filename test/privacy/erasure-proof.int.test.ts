@@ -45,57 +45,29 @@ const BOT = "python-requests/2.31";
 
 type Person = { email: string; ip: string; userId: string; deviceId: string };
 const valuesOf = (p: Person) => [p.email, p.ip, p.userId, p.deviceId];
+/** A person whose user id is usr_`tag` and device id dev_`tag`. */
+const person = (email: string, ip: string, tag: string): Person => ({
+  email,
+  ip,
+  userId: `usr_${tag}`,
+  deviceId: `dev_${tag}`,
+});
 
 /** The person to erase; their email is sent in mixed case, and stored as each place stores it. */
-const ERIN: Person = {
-  email: "Erin.Proof+1@Proof-Person.example",
-  ip: "203.0.113.77",
-  userId: "usr_proof_77",
-  deviceId: "dev_proof_77",
-};
+const ERIN = person("Erin.Proof+1@Proof-Person.example", "203.0.113.77", "proof_77");
 /** Another person of the same account: kept. */
-const SAM: Person = {
-  email: "Sam.Second@second-person.example",
-  ip: "198.51.100.22",
-  userId: "usr_second_22",
-  deviceId: "dev_second_22",
-};
+const SAM = person("Sam.Second@second-person.example", "198.51.100.22", "second_22");
 /** Erin's email, at another merchant: kept (an erasure is the account's own). */
-const ERIN_ELSEWHERE: Person = {
-  email: "erin.proof+1@proof-person.example",
-  ip: "192.0.2.31",
-  userId: "usr_elsewhere_31",
-  deviceId: "dev_elsewhere_31",
-};
+const ERIN_ELSEWHERE = person("erin.proof+1@proof-person.example", "192.0.2.31", "elsewhere_31");
 /** Seeded three years ago, then past every retention. */
-const OLGA: Person = {
-  email: "Olga.Old@old-person.example",
-  ip: "203.0.113.99",
-  userId: "usr_old_99",
-  deviceId: "dev_old_99",
-};
+const OLGA = person("Olga.Old@old-person.example", "203.0.113.99", "old_99");
 /** Seeded now, beside Olga: inside every retention, kept. */
-const NINA: Person = {
-  email: "Nina.Now@now-person.example",
-  ip: "198.51.100.55",
-  userId: "usr_now_55",
-  deviceId: "dev_now_55",
-};
+const NINA = person("Nina.Now@now-person.example", "198.51.100.55", "now_55");
 
 /** Seeded 45 days ago where the merchant keeps each kind for a week (the audit log 30 days). */
-const PIA: Person = {
-  email: "Pia.Short@short-person.example",
-  ip: "203.0.113.121",
-  userId: "usr_short_121",
-  deviceId: "dev_short_121",
-};
+const PIA = person("Pia.Short@short-person.example", "203.0.113.121", "short_121");
 /** Seeded now beside Pia: kept. */
-const QUINN: Person = {
-  email: "Quinn.Fresh@fresh-person.example",
-  ip: "198.51.100.121",
-  userId: "usr_fresh_121",
-  deviceId: "dev_fresh_121",
-};
+const QUINN = person("Quinn.Fresh@fresh-person.example", "198.51.100.121", "fresh_121");
 
 /** The tables one seeded person's values must be found in (proves the search and the seeding). */
 const EXPECTED_TABLES = [

@@ -7,14 +7,9 @@
  * rule_entropy off in unsaved settings lifts exactly the reviews it made.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { shopCollectorKey } from "../collector/shop-key.ts";
 import { backtest, pageSettings } from "../helpers/backtest.ts";
-import {
-  allowOrigins,
-  humanSignals,
-  publishableKeyOf,
-  SHOP,
-  tokenFor,
-} from "../helpers/collector.ts";
+import { humanSignals, tokenFor } from "../helpers/collector.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
@@ -29,8 +24,7 @@ describe.each(DB_KINDS)("Test on history with browser signals (%s)", (kind) => {
     t = await startTestApp(kind);
     merchant = await signedInMerchant(t, `history-signals-${kind}@example.com`);
     const backend = await backendOf(t, merchant);
-    const pk = (await publishableKeyOf(merchant)).key;
-    await allowOrigins(merchant, [SHOP]);
+    const pk = await shopCollectorKey(merchant);
     await turnOn(
       merchant,
       "rule_entropy",

@@ -9,14 +9,9 @@ import { describe, expect, it } from "vitest";
 import type { AllowEntryView } from "../../shared/schemas/allow-list.ts";
 import type { ScreeningDetail } from "../../shared/schemas/review.ts";
 import type { ScreeningRow } from "../../shared/schemas/screening.ts";
+import { shopCollectorKey } from "../collector/shop-key.ts";
 import { backtest, pageSettings } from "../helpers/backtest.ts";
-import {
-  allowOrigins,
-  humanSignals,
-  publishableKeyOf,
-  SHOP,
-  tokenFor,
-} from "../helpers/collector.ts";
+import { humanSignals, tokenFor } from "../helpers/collector.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { TestClient } from "../helpers/http-client.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
@@ -202,8 +197,7 @@ describe.each(DB_KINDS)("allow list (%s)", (kind) => {
 
   it("never matches a device entry with the device id the browser sent, only the backend's", async () => {
     const { merchant, backend, add } = await setUp("device");
-    const pk = (await publishableKeyOf(merchant)).key;
-    await allowOrigins(merchant, [SHOP]);
+    const pk = await shopCollectorKey(merchant);
     await turnOn(merchant, "rule_email", "rule_entropy");
     const claimed = "wd1_allowedallowedallowed00000";
     await add({ kind: "device", value: claimed });

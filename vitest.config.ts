@@ -6,8 +6,16 @@ const env = { TZ: "Asia/Tokyo" };
 
 // Three kinds of tests (architecture.md): unit beside the code, *.int.test.ts against real
 // databases, and browser journeys in test/e2e against the built app in Chromium.
+//
+// Both cores of a CI machine (decision 031): two workers, and no fresh process per file for
+// unit and integration files (`isolate: false`): a worker imports the server once and runs
+// its files one after another. No test mocks modules (vi.mock), and each file isolates by
+// account or by its own database, so files share nothing but the imported code. The groups
+// run one after another: unit and integration files together, then the browser journeys,
+// then the fault suite, which kills processes and wants the machine to itself.
 export default defineConfig({
   test: {
+    maxWorkers: 2,
     reporters: ["default", "./test/helpers/summary-reporter.ts"],
     projects: [
       {
@@ -21,6 +29,8 @@ export default defineConfig({
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
           environment: "node",
           env,
+          isolate: false,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -32,6 +42,21 @@ export default defineConfig({
           env,
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.e2e.test.ts"],
+          env,
+          globalSetup: ["test/helpers/global-setup.ts", "test/helpers/build-client.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          isolate: false,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -43,17 +68,7 @@ export default defineConfig({
           testTimeout: 240_000,
           hookTimeout: 90_000,
           fileParallelism: false,
-        },
-      },
-      {
-        test: {
-          name: "e2e",
-          include: ["test/e2e/**/*.e2e.test.ts"],
-          env,
-          globalSetup: ["test/helpers/global-setup.ts", "test/helpers/build-client.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 90_000,
-          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

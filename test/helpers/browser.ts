@@ -1,43 +1,78 @@
-/** Real Chromium (Debian's /usr/bin/chromium) driven by playwright-core, one profile per test file. */
+/**
+ * Real Chromium (Debian's /usr/bin/chromium) driven by playwright-core. One Chromium serves
+ * every file of a worker (files run one after another there); each caller gets a context of
+ * its own, a fresh profile with its own cookies and storage. Flags change the whole browser,
+ * so a caller that passes some gets a Chromium of its own.
+ */
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ARTIFACTS_DIR = join(process.cwd(), "test-results");
+
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+let shared: Promise<Browser> | undefined;
+
+/** The worker's Chromium, launched on first use (and again if it went away). */
+function sharedChromium(): Promise<Browser> {
+  shared ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS }).then(
+    (browser) => {
+      browser.on("disconnected", () => {
+        shared = undefined;
+      });
+      return browser;
+    },
+    (error) => {
+      shared = undefined;
+      throw error;
+    },
+  );
+  return shared;
+}
+
+export type TestBrowser = Awaited<ReturnType<typeof launchBrowser>>;
 
 export async function launchBrowser(
   viewport = { width: 1280, height: 800 },
   /** More Chromium flags, e.g. --disable-blink-features=AutomationControlled. */
   extraArgs: string[] = [],
 ) {
+  if (extraArgs.length === 0) {
+    const context = await (await sharedChromium()).newContext({ viewport });
+    return wrap(context, () => context.close());
+  }
   const profile = await mkdtemp(join(tmpdir(), "warden-chromium-"));
   const context: BrowserContext = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      ...extraArgs,
-    ],
+    args: [...ARGS, ...extraArgs],
   });
+  return wrap(context, async () => {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  });
+}
+
+function wrap(context: BrowserContext, close: () => Promise<void>) {
   return {
     context,
     async newPage(): Promise<Page> {
       return context.newPage();
     },
-    async close() {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    },
+    close,
   };
 }
 

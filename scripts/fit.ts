@@ -5,8 +5,11 @@
  * lambda chosen on held-out worlds, thresholds at the false-positive ceilings of the worst
  * world). The same plays give the same file.
  *
- *   (no flag)   fit and write the file; its version ("default-<n>") goes up when its content changes
- *   --check     fit and compare with the shipped file: exit 1 with the differences unless equal (CI)
+ *   (no flag)   fit and write the file; its version ("default-<n>") goes up when its content changes;
+ *               and record the rows it fitted (scripts/lib/fit/training-rows.json.gz, recorded-rows.ts)
+ *   --check     play everything again, fit and compare with the shipped file and the recorded rows:
+ *               exit 1 with the differences unless equal (CI refits the recording and replays the
+ *               first events of every play: test/simulation/fit.int.test.ts)
  *   --report    fit, then judge the shipped weights on held-out seeds of the default and the second
  *               world (score alone, rules alone, both; per attack; leave one attack out;
  *               calibration) and write docs/score.md, and the figures to bench/results/fit-report.json
@@ -24,9 +27,15 @@ import { fitDefault, TRAINING, trainingPlays } from "./lib/fit/default-fit.ts";
 import { judge } from "./lib/fit/evaluate.ts";
 import { leaveOneAttackOut } from "./lib/fit/loao.ts";
 import { defaultJobs, playAll } from "./lib/fit/pool.ts";
+import {
+  encodeRows,
+  labelledOf,
+  RECORDED_ROWS,
+  writeRecordedRows,
+} from "./lib/fit/recorded-rows.ts";
 import { type HeldOut, scoreDoc } from "./lib/fit/score-doc.ts";
 import { CEILINGS } from "./lib/fit/thresholds.ts";
-import { scoreWith } from "./lib/fit/train.ts";
+import { type Labelled, scoreWith } from "./lib/fit/train.ts";
 import { differences, fileText, versioned } from "./lib/fit/weights-file.ts";
 import { flags, progressBar } from "./lib/progress.ts";
 import { pct } from "./lib/sim/report.ts";
@@ -66,7 +75,7 @@ async function played(plays: Play[]): Promise<Row[][]> {
   return rows;
 }
 
-function fitted(rows: Row[]) {
+function fitted(rows: readonly Labelled[]) {
   const began = Date.now();
   const fit = fitDefault(rows);
   console.error(
@@ -159,11 +168,15 @@ async function main() {
   const began = Date.now();
   const current = await shipped();
   if (report) return writeReport(current, began);
-  const fit = fitted((await played(trainingPlays())).flat());
+  const plays = (await played(trainingPlays())).map((rows) => rows.map(labelledOf));
+  const fit = fitted(plays.flat());
   const fresh = versioned(current, fit.file);
   const diff = differences(current, fresh);
   const seconds = ((Date.now() - began) / 1000).toFixed(0);
   if (check) {
+    const recorded = await readFile(RECORDED_ROWS).catch(() => Buffer.alloc(0));
+    if (!encodeRows(plays).equals(recorded))
+      diff.push(`${RECORDED_ROWS} is not what the training plays play`);
     if (diff.length === 0) {
       console.log(
         `server/engine/default-weights.json (${current.version}) is what npm run fit makes (${seconds} s)`,
@@ -177,6 +190,7 @@ async function main() {
     return;
   }
   await writeFile(WEIGHTS, fileText(fresh));
+  await writeRecordedRows(plays);
   const thresholds = Object.entries(fresh.thresholds)
     .map(([type, t]) => `${type} ${t?.review ?? "–"}/${t?.block ?? "–"}`)
     .join(", ");

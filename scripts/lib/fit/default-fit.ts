@@ -11,7 +11,14 @@ import type { Weights } from "../../../shared/score/weights.ts";
 import type { Play, Row } from "./collect.ts";
 import { playAll } from "./pool.ts";
 import { CEILINGS, MIN_ORDINARY } from "./thresholds.ts";
-import { chooseLambda, fitModel, type LambdaChoice, type Model, thresholdsOf } from "./train.ts";
+import {
+  chooseLambda,
+  fitModel,
+  type Labelled,
+  type LambdaChoice,
+  type Model,
+  thresholdsOf,
+} from "./train.ts";
 
 /**
  * The training traffic: seed i on world random-i, 2,500 events over an hour each (as many
@@ -54,7 +61,7 @@ export type DefaultFit = {
   file: Omit<Weights, "version">;
   model: Model;
   lambda: LambdaChoice;
-  rows: Row[];
+  rows: readonly Labelled[];
 };
 
 /** Plays the training worlds, `jobs` at a time: every event, world by world. */
@@ -66,7 +73,7 @@ export async function playTraining(
 }
 
 /** Lambda by held-out log-loss, then the model and thresholds on every training row. */
-export function fitDefault(rows: Row[]): DefaultFit {
+export function fitDefault(rows: readonly Labelled[]): DefaultFit {
   const lambda = chooseLambda(rows, LAMBDAS);
   const model = fitModel(rows, lambda.lambda);
   const choice = thresholdsOf(model, rows, CEILINGS, THRESHOLD_ROUNDS);

@@ -57,7 +57,7 @@ export async function playAll(
   progress: (done: number, total: number) => void = () => {},
 ): Promise<Row[][]> {
   const done = plays.map(() => 0);
-  const totals = plays.map((p) => p.events);
+  const totals = plays.map((p) => Math.min(p.events, p.limit ?? p.events));
   const report = () =>
     progress(
       done.reduce((a, b) => a + b, 0),

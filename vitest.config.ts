@@ -7,7 +7,7 @@ const env = { TZ: "Asia/Tokyo" };
 // Three kinds of tests (architecture.md): unit beside the code, *.int.test.ts against real
 // databases, and browser journeys in test/e2e against the built app in Chromium.
 //
-// Both cores of a CI machine (decision 033): two workers, and no fresh process per file for
+// Both cores of a CI machine (decision 034): two workers, and no fresh process per file for
 // unit and integration files (`isolate: false`): a worker imports the server once and runs
 // its files one after another. No test mocks modules (vi.mock), and each file isolates by
 // account or by its own database, so files share nothing but the imported code. The groups
@@ -29,6 +29,8 @@ export default defineConfig({
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
           environment: "node",
           env,
+          // Sharing two cores with integration files: CPU-bound checks get room.
+          testTimeout: 20_000,
           isolate: false,
           sequence: { groupOrder: 0 },
         },

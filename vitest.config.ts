@@ -42,7 +42,8 @@ export default defineConfig({
           exclude: ["test/e2e/**", "**/node_modules/**"],
           globalSetup: ["test/helpers/global-setup.ts"],
           env,
-          testTimeout: 30_000,
+          // Two files share the two cores: a test that takes 15 s alone may take twice that.
+          testTimeout: 60_000,
           hookTimeout: 60_000,
           isolate: false,
           sequence: { groupOrder: 0 },

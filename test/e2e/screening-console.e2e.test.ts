@@ -1,15 +1,8 @@
-/**
- * The screening console in real Chromium against the real app: API keys, rule settings,
- * templates driving rules, the Screenings page, and every console page at 375 px.
- */
-import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { screenshot } from "../helpers/browser.ts";
-import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
+import { useConsole } from "../helpers/console-browser.ts";
 import { TestClient } from "../helpers/http-client.ts";
-import type { Merchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
-import type { TestApp } from "../helpers/test-app.ts";
 
 const PAGES = [
   "dashboard",
@@ -22,35 +15,27 @@ const PAGES = [
 ];
 
 describe("screening console in Chromium", () => {
-  let t: TestApp;
-  let merchant: Merchant;
-  let browser: ConsoleBrowser["browser"];
-  let page: Page;
-
-  beforeAll(async () => {
-    ({ t, merchant, browser, page } = await openConsole("screening-console@example.com"));
-  });
-  afterAll(() => closeConsole({ t, browser }));
+  const c = useConsole("screening-console@example.com");
 
   const open = async (path: string, heading: string) => {
-    await page.goto(`${t.baseUrl}/homepage/${path}`);
-    await page.getByRole("heading", { name: heading, exact: true }).first().waitFor();
+    await c.page.goto(`${c.t.baseUrl}/homepage/${path}`);
+    await c.page.getByRole("heading", { name: heading, exact: true }).first().waitFor();
   };
   const response = (procedure: string) =>
-    page.waitForResponse((r) => r.url().includes(`/trpc/${procedure}`));
+    c.page.waitForResponse((r) => r.url().includes(`/trpc/${procedure}`));
   const screenWith = (key: string) =>
-    new TestClient(t.baseUrl, { authorization: `Bearer ${key}` }).json("/api/v1/screen", {
+    new TestClient(c.t.baseUrl, { authorization: `Bearer ${key}` }).json("/api/v1/screen", {
       body: { type: "signup", email: "someone@example.com" },
     });
 
   it("saves a rule's action, mode and parameter, keeps them after a reload, and shows a 400", async () => {
     await open("rules", "Advanced Detection Rules");
-    expect(await page.getByText("Under development").count()).toBe(0);
-    const advanced = page.getByRole("list", { name: "Advanced Detection Rules" });
+    expect(await c.page.getByText("Under development").count()).toBe(0);
+    const advanced = c.page.getByRole("list", { name: "Advanced Detection Rules" });
     expect(await advanced.getByRole("switch").count()).toBe(11);
 
-    await page.getByRole("button", { name: "Settings for Signup velocity" }).click();
-    const form = page.getByRole("form", { name: "Signup velocity settings" });
+    await c.page.getByRole("button", { name: "Settings for Signup velocity" }).click();
+    const form = c.page.getByRole("form", { name: "Signup velocity settings" });
     await form.getByLabel("Action").selectOption("review");
     await form.getByLabel("Mode").selectOption("monitor");
     await form.getByLabel("Signups per IP per hour").fill("3");
@@ -59,12 +44,12 @@ describe("screening console in Chromium", () => {
     expect((await saved).status()).toBe(200);
     await form.getByText("Saved.").waitFor();
 
-    await page.reload();
-    await page.getByRole("button", { name: "Settings for Signup velocity" }).click();
+    await c.page.reload();
+    await c.page.getByRole("button", { name: "Settings for Signup velocity" }).click();
     expect(await form.getByLabel("Action").inputValue()).toBe("review");
     expect(await form.getByLabel("Mode").inputValue()).toBe("monitor");
     expect(await form.getByLabel("Signups per IP per hour").inputValue()).toBe("3");
-    const stored = await merchant.api.json<Record<string, unknown>>("/api/rule-settings");
+    const stored = await c.merchant.api.json<Record<string, unknown>>("/api/rule-settings");
     expect(stored.body.rule_signup_velocity).toEqual({
       action: "review",
       mode: "monitor",
@@ -79,16 +64,18 @@ describe("screening console in Chromium", () => {
     expect((await rejected).status()).toBe(400);
     await form.getByText("must be at least 1").waitFor();
 
-    await screenshot(page, "screening-rule-settings");
+    await screenshot(c.page, "screening-rule-settings");
     const after =
-      await merchant.api.json<Record<string, Record<string, unknown>>>("/api/rule-settings");
+      await c.merchant.api.json<Record<string, Record<string, unknown>>>("/api/rule-settings");
     expect(after.body.rule_signup_velocity?.per_ip_per_hour).toBe(3);
   });
 
   it("offers One trial per device's choice for a second account's trial on a device, saves it and shows a 400 under it", async () => {
     await open("rules", "Advanced Detection Rules");
-    await page.getByRole("button", { name: "Settings for One trial per device/IP/email" }).click();
-    const form = page.getByRole("form", { name: "One trial per device/IP/email settings" });
+    await c.page
+      .getByRole("button", { name: "Settings for One trial per device/IP/email" })
+      .click();
+    const form = c.page.getByRole("form", { name: "One trial per device/IP/email settings" });
     const choice = form.getByLabel("Second account's trial on a device");
     expect(await choice.inputValue()).toBe("review");
     expect(await choice.locator("option").allInnerTexts()).toEqual(["Review", "Block"]);
@@ -98,10 +85,12 @@ describe("screening console in Chromium", () => {
     expect((await saved).status()).toBe(200);
     await form.getByText("Saved.").waitFor();
 
-    await page.reload();
-    await page.getByRole("button", { name: "Settings for One trial per device/IP/email" }).click();
+    await c.page.reload();
+    await c.page
+      .getByRole("button", { name: "Settings for One trial per device/IP/email" })
+      .click();
     expect(await choice.inputValue()).toBe("block");
-    const stored = await merchant.api.json<Record<string, unknown>>("/api/rule-settings");
+    const stored = await c.merchant.api.json<Record<string, unknown>>("/api/rule-settings");
     expect(stored.body.rule_ip).toEqual({
       action: "block",
       mode: "live",
@@ -111,7 +100,7 @@ describe("screening console in Chromium", () => {
 
     // A select offers no wrong value: should the server still refuse one (the request is
     // altered on its way), its 400 is shown under the choice.
-    await page.route("**/trpc/ruleSettings.put**", (route) =>
+    await c.page.route("**/trpc/ruleSettings.put**", (route) =>
       route.continue({
         postData: (route.request().postData() ?? "").replace('"review"', '"deny"'),
       }),
@@ -124,17 +113,17 @@ describe("screening console in Chromium", () => {
     await error.waitFor();
     expect(await choice.getAttribute("aria-describedby")).toBe(await error.getAttribute("id"));
     await form.getByText("Not saved: check the fields marked above.").waitFor();
-    await screenshot(page, "screening-second-trial-choice");
-    await page.unroute("**/trpc/ruleSettings.put**");
+    await screenshot(c.page, "screening-second-trial-choice");
+    await c.page.unroute("**/trpc/ruleSettings.put**");
     const after =
-      await merchant.api.json<Record<string, Record<string, unknown>>>("/api/rule-settings");
+      await c.merchant.api.json<Record<string, Record<string, unknown>>>("/api/rule-settings");
     expect(after.body.rule_ip?.second_trial_on_device).toBe("block");
   });
 
   it("shows what One Human One Trial turns on, and the Rules page names it on the rule", async () => {
     await open("templates", "Templates");
-    expect(await page.getByText("Under development").count()).toBe(0);
-    const rules = page.getByRole("list", { name: "Rules One Human One Trial turns on" });
+    expect(await c.page.getByText("Under development").count()).toBe(0);
+    const rules = c.page.getByRole("list", { name: "Rules One Human One Trial turns on" });
     expect(await rules.getByRole("listitem").allInnerTexts()).toEqual([
       "One trial per device/IP/email with its default values",
       "Device fingerprint reuse with its default values",
@@ -143,31 +132,33 @@ describe("screening console in Chromium", () => {
       "Timezone mismatch — Judge only at: trial_start",
     ]);
     const saved = response("templates.put");
-    await page.getByText("One Human One Trial", { exact: true }).click();
+    await c.page.getByText("One Human One Trial", { exact: true }).click();
     expect((await saved).status()).toBe(200);
-    expect(await page.getByRole("switch", { name: "One Human One Trial" }).isChecked()).toBe(true);
-    await screenshot(page, "screening-templates");
+    expect(await c.page.getByRole("switch", { name: "One Human One Trial" }).isChecked()).toBe(
+      true,
+    );
+    await screenshot(c.page, "screening-templates");
 
-    await page
+    await c.page
       .getByRole("navigation", { name: "Console" })
       .getByRole("link", { name: "Rules" })
       .click();
-    const driven = page.locator('[data-driven-by="rule_ip"]');
+    const driven = c.page.locator('[data-driven-by="rule_ip"]');
     await driven.waitFor();
     expect(await driven.innerText()).toBe("On through One Human One Trial");
-    expect(await page.locator('[data-driven-by="rule_scraping"]').count()).toBe(0);
+    expect(await c.page.locator('[data-driven-by="rule_scraping"]').count()).toBe(0);
     // The switch says the rule runs, through the template (its own flag stays off).
     expect(
-      await page.getByRole("switch", { name: "One trial per device/IP/email" }).isChecked(),
+      await c.page.getByRole("switch", { name: "One trial per device/IP/email" }).isChecked(),
     ).toBe(true);
   });
 
   it("shows counts, filters, search, reasons and monitored rules on the Screenings page", async () => {
     await open("screenings", "Screenings");
-    await page.getByText("No screenings yet.").waitFor();
+    await c.page.getByText("No screenings yet.").waitFor();
 
-    await turnOn(merchant, "rule_signup_velocity");
-    const backend = await backendOf(t, merchant);
+    await turnOn(c.merchant, "rule_signup_velocity");
+    const backend = await backendOf(c.t, c.merchant);
     for (const n of [1, 2, 3, 4]) {
       await backend.decide({ type: "signup", email: `signup${n}@example.com`, ip: "203.0.113.7" });
     }
@@ -179,22 +170,22 @@ describe("screening console in Chromium", () => {
     });
     expect(second.decision).toBe("block");
 
-    await page.reload();
-    const count = (decision: string) => page.locator(`[data-count="${decision}"]`).innerText();
+    await c.page.reload();
+    const count = (decision: string) => c.page.locator(`[data-count="${decision}"]`).innerText();
     await expect.poll(() => count("allow")).toBe("5");
     expect(await count("review")).toBe("0");
     expect(await count("block")).toBe("1");
-    const rows = page.locator("tbody tr[data-screening]");
+    const rows = c.page.locator("tbody tr[data-screening]");
     await expect.poll(() => rows.count()).toBe(6);
-    await screenshot(page, "screening-page");
+    await screenshot(c.page, "screening-page");
 
-    const filters = page.getByRole("form", { name: "Filter screenings" });
+    const filters = c.page.getByRole("form", { name: "Filter screenings" });
     await filters.getByLabel("Decision").selectOption("block");
     await expect.poll(() => rows.count()).toBe(1);
     const blocked = rows.first();
     expect(await blocked.innerText()).toContain("trial@example.com");
     await blocked.getByRole("button").click();
-    const reasons = page.getByRole("list", { name: "Reasons" });
+    const reasons = c.page.getByRole("list", { name: "Reasons" });
     const reason = reasons.locator('[data-rule="rule_ip"]');
     expect(await reason.innerText()).toContain(
       "a trial was already started with this email (trial@example.com) in 365 days",
@@ -206,19 +197,19 @@ describe("screening console in Chromium", () => {
     await filters.getByLabel("Search").fill("signup4@example.com");
     await expect.poll(() => rows.count()).toBe(1);
     await rows.first().getByRole("button").click();
-    const monitored = page.getByRole("list", { name: "Monitored rules" });
+    const monitored = c.page.getByRole("list", { name: "Monitored rules" });
     expect(await monitored.innerText()).toContain("would have reviewed");
     expect(await monitored.innerText()).toContain("4th signup from 203.0.113.7 in 1 h (limit 3)");
     expect(await rows.first().innerText()).toContain("Allowed");
-    await screenshot(page, "screening-row-open");
+    await screenshot(c.page, "screening-row-open");
 
     await filters.getByLabel("Search").fill("nobody@example.com");
-    await page.getByText("No screenings match these filters.").waitFor();
+    await c.page.getByText("No screenings match these filters.").waitFor();
   });
 
   it("creates an API key shown once, lists it by its start, and revoking it gets a 401", async () => {
     await open("settings", "API keys");
-    const section = page.getByRole("region", { name: "API keys" });
+    const section = c.page.getByRole("region", { name: "API keys" });
     await section.getByRole("button", { name: "Create key" }).click();
     await section.getByText("Name must not be empty").waitFor();
 
@@ -238,12 +229,12 @@ describe("screening console in Chromium", () => {
     expect(start.length).toBeGreaterThan(7);
     expect(key.startsWith(start)).toBe(true);
     expect(start.length).toBeLessThan(key.length);
-    await screenshot(page, "screening-api-key-created");
+    await screenshot(c.page, "screening-api-key-created");
 
-    await page.reload();
+    await c.page.reload();
     await item.waitFor();
     expect(await item.innerText()).not.toContain("Last used Never");
-    expect(await page.content()).not.toContain(key);
+    expect(await c.page.content()).not.toContain(key);
     expect(await section.getByText("Copy it now").count()).toBe(0);
 
     await item.getByRole("button", { name: "Revoke Browser backend" }).click();
@@ -256,42 +247,44 @@ describe("screening console in Chromium", () => {
   });
 
   it("loads the next page of screenings with the cursor", async () => {
-    const backend = await backendOf(t, merchant, "bulk");
+    const backend = await backendOf(c.t, c.merchant, "bulk");
     for (let n = 0; n < 50; n++) {
       await backend.decide({ type: "login", user_id: `user-${n}` });
     }
     await open("screenings", "Screenings");
-    await page.getByText("50 screenings shown").waitFor();
-    await page.getByRole("button", { name: "Load more" }).click();
-    await page.getByText("57 screenings shown").waitFor();
-    expect(await page.getByRole("button", { name: "Load more" }).count()).toBe(0);
+    await c.page.getByText("50 screenings shown").waitFor();
+    await c.page.getByRole("button", { name: "Load more" }).click();
+    await c.page.getByText("57 screenings shown").waitFor();
+    expect(await c.page.getByRole("button", { name: "Load more" }).count()).toBe(0);
   });
 
   it("fits every console page in 375 px without sideways scrolling, with thumb-sized links", async () => {
-    await page.setViewportSize({ width: 375, height: 812 });
+    await c.page.setViewportSize({ width: 375, height: 812 });
     for (const path of PAGES) {
-      await page.goto(`${t.baseUrl}/homepage/${path}`);
-      await page.locator("main h1").first().waitFor();
-      await page.waitForLoadState("networkidle");
+      await c.page.goto(`${c.t.baseUrl}/homepage/${path}`);
+      await c.page.locator("main h1").first().waitFor();
+      await c.page.waitForLoadState("networkidle");
       if (path === "dashboard") {
-        await page.getByRole("button", { name: "Load demo data…" }).click();
-        await page.getByRole("button", { name: "Load demo data", exact: true }).click();
-        await page.locator("tbody tr[data-charge]").first().waitFor({ timeout: 20_000 });
+        await c.page.getByRole("button", { name: "Load demo data…" }).click();
+        await c.page.getByRole("button", { name: "Load demo data", exact: true }).click();
+        await c.page.locator("tbody tr[data-charge]").first().waitFor({ timeout: 20_000 });
       }
       if (path === "rules") {
-        await page
+        await c.page
           .getByRole("button", { name: "Settings for Farming" })
           .or(
-            page.getByRole("button", { name: "Settings for Account farming and refund flagging" }),
+            c.page.getByRole("button", {
+              name: "Settings for Account farming and refund flagging",
+            }),
           )
           .first()
           .click();
       }
       if (path === "screenings")
-        await page.locator("tbody tr[data-screening] button").first().click();
-      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        await c.page.locator("tbody tr[data-screening] button").first().click();
+      const width = await c.page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, `${path} scroll width`).toBeLessThanOrEqual(375);
-      const nav = page.getByRole("navigation", { name: "Console" });
+      const nav = c.page.getByRole("navigation", { name: "Console" });
       const boxes = await nav.getByRole("link").evaluateAll((links) =>
         links.map((link) => {
           const box = link.getBoundingClientRect();
@@ -305,7 +298,7 @@ describe("screening console in Chromium", () => {
         expect(box.width).toBeGreaterThanOrEqual(44);
         expect(box.right).toBeLessThanOrEqual(375);
       }
-      await screenshot(page, `screening-375-${path}`);
+      await screenshot(c.page, `screening-375-${path}`);
     }
   });
 });

@@ -1,5 +1,6 @@
 /** A signed-in merchant's console in Chromium, on a fresh app: what every console journey starts from. */
 import type { Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { launchBrowser, signInAs } from "./browser.ts";
 import type { DbKind } from "./databases.ts";
 import { type Merchant, signedInMerchant } from "./merchants.ts";
@@ -26,4 +27,17 @@ export async function openConsole(
 export async function closeConsole(opened: Partial<ConsoleBrowser>): Promise<void> {
   await opened.browser?.close();
   await opened.t?.close();
+}
+
+/**
+ * The file's console: opened before its first test, closed after its last. Its fields are
+ * filled in by then (`c.page`, `c.t`, `c.merchant`, `c.browser`).
+ */
+export function useConsole(email: string, kind: DbKind = "embedded"): ConsoleBrowser {
+  const opened = {} as ConsoleBrowser;
+  beforeAll(async () => {
+    Object.assign(opened, await openConsole(email, kind));
+  });
+  afterAll(() => closeConsole(opened));
+  return opened;
 }

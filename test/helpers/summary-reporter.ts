@@ -33,15 +33,11 @@ export default class SummaryReporter implements Reporter {
         counts[state === "skipped" && neverRanAfterFailure(test) ? "failed" : state] += 1;
       }
     }
-    const durations = testModules.map(fileDuration).sort((a, b) => b.seconds - a.seconds);
+    const durations = slowestFirst(testModules.map(fileDuration));
     mkdirSync(join(DURATIONS_FILE, ".."), { recursive: true });
     writeFileSync(DURATIONS_FILE, `${JSON.stringify(durations, null, 2)}\n`);
     console.log(`\nslowest files (all ${durations.length} in ${DURATIONS_FILE}):`);
-    for (const row of durations.slice(0, 10)) {
-      console.log(
-        `${row.seconds.toFixed(1).padStart(7)} s  ${row.project.padEnd(6)} ${row.file} (${row.tests} tests)`,
-      );
-    }
+    for (const line of slowestLines(durations)) console.log(line);
     console.log(
       `\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`,
     );
@@ -60,6 +56,21 @@ export function fileDuration(module: TestModule): FileDuration {
     runSeconds: round(runSeconds),
     seconds: round(importSeconds + runSeconds),
   };
+}
+
+/** Slowest first; equal times by file, so two runs list ties alike. */
+export function slowestFirst(rows: FileDuration[]): FileDuration[] {
+  return [...rows].sort((a, b) => b.seconds - a.seconds || a.file.localeCompare(b.file));
+}
+
+/** The `count` slowest files, a line each: seconds, project, file and its tests. */
+export function slowestLines(rows: FileDuration[], count = 10): string[] {
+  return slowestFirst(rows)
+    .slice(0, count)
+    .map(
+      (row) =>
+        `${row.seconds.toFixed(1).padStart(7)} s  ${row.project.padEnd(6)} ${row.file} (${row.tests} tests)`,
+    );
 }
 
 const round = (seconds: number) => Math.round(seconds * 10) / 10;

@@ -1,6 +1,7 @@
 /** Signup, reset and change-password paths someone else could use to take an account. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../../shared/messages.ts";
+import { confirmedUser } from "../../../test/helpers/confirmed-user.ts";
 import { DB_KINDS } from "../../../test/helpers/databases.ts";
 import { TestClient } from "../../../test/helpers/http-client.ts";
 import { linkIn } from "../../../test/helpers/smtp.ts";
@@ -18,22 +19,6 @@ describe.each(DB_KINDS)("account takeover defences on %s", (kind) => {
   });
 
   const client = () => new TestClient(t.baseUrl);
-
-  /** Signs up and confirms through the emailed link; returns a logged-in client. */
-  async function confirmedUser(email: string, password = PASSWORD) {
-    const c = client();
-    expect((await c.mutate("auth.signup", { email, password })).ok).toBe(true);
-    const mail = await t.smtp.waitFor(email, "Confirm");
-    const link = linkIn(mail, "/confirm-email");
-    const confirmed = await c.mutate("auth.confirmEmail", {
-      tokenHash: link.searchParams.get("tokenHash"),
-      email: link.searchParams.get("email"),
-    });
-    expect(confirmed).toMatchObject({ ok: true, data: { message: MESSAGES.emailConfirmed } });
-    const login = await c.mutate("auth.login", { email, password });
-    expect(login.ok).toBe(true);
-    return c;
-  }
 
   it("gives an unconfirmed email the password of its latest signup and kills earlier links (pre-hijacking)", async () => {
     const email = "pre-hijack@example.com";
@@ -76,7 +61,7 @@ describe.each(DB_KINDS)("account takeover defences on %s", (kind) => {
 
   it("ends every other reset link of the user when one is used", async () => {
     const email = "two-links@example.com";
-    await confirmedUser(email);
+    await confirmedUser(t, email);
     const c = client();
     const links: string[] = [];
     for (let i = 0; i < 2; i++) {
@@ -110,7 +95,7 @@ describe.each(DB_KINDS)("account takeover defences on %s", (kind) => {
 
   it("changes the password only with the current one, and tells the owner by email", async () => {
     const email = "change-needs-current@example.com";
-    const c = await confirmedUser(email);
+    const c = await confirmedUser(t, email);
     const wrong = await c.mutate("auth.changePassword", {
       currentPassword: "not the password",
       password: "stolen session pw",

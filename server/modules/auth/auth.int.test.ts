@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../../shared/messages.ts";
+import { confirmedUser } from "../../../test/helpers/confirmed-user.ts";
 import { DB_KINDS } from "../../../test/helpers/databases.ts";
 import { TestClient } from "../../../test/helpers/http-client.ts";
 import { linkIn } from "../../../test/helpers/smtp.ts";
@@ -19,22 +20,6 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
   });
 
   const client = () => new TestClient(t.baseUrl);
-
-  /** Signs up and confirms through the emailed link; returns a logged-in client. */
-  async function confirmedUser(email: string, password = PASSWORD) {
-    const c = client();
-    expect((await c.mutate("auth.signup", { email, password })).ok).toBe(true);
-    const mail = await t.smtp.waitFor(email, "Confirm");
-    const link = linkIn(mail, "/confirm-email");
-    const confirmed = await c.mutate("auth.confirmEmail", {
-      tokenHash: link.searchParams.get("tokenHash"),
-      email: link.searchParams.get("email"),
-    });
-    expect(confirmed).toMatchObject({ ok: true, data: { message: MESSAGES.emailConfirmed } });
-    const login = await c.mutate("auth.login", { email, password });
-    expect(login.ok).toBe(true);
-    return c;
-  }
 
   it("signs up, emails a confirmation, refuses login until confirmed, then logs in and out", async () => {
     const c = client();
@@ -89,7 +74,7 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
   });
 
   it("stores only a hash of the session secret", async () => {
-    const c = await confirmedUser("hash-check@example.com");
+    const c = await confirmedUser(t, "hash-check@example.com");
     const token = c.cookies.get("warden_session") ?? "";
     const [id, secret] = token.split(".");
     const row = await t.prisma.session.findUniqueOrThrow({ where: { id } });
@@ -98,7 +83,7 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
   });
 
   it("answers a wrong password and an unknown email with the same message", async () => {
-    await confirmedUser("wrong-pass@example.com");
+    await confirmedUser(t, "wrong-pass@example.com");
     const c = client();
     const wrong = await c.mutate("auth.login", {
       email: "wrong-pass@example.com",
@@ -132,7 +117,7 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
 
   it("resets a password once through the emailed link and ends every session", async () => {
     const email = "reset@example.com";
-    const oldSession = await confirmedUser(email);
+    const oldSession = await confirmedUser(t, email);
     const c = client();
     const ask = await c.mutate("auth.requestPasswordReset", { email });
     expect(ask).toMatchObject({ ok: true, data: { message: MESSAGES.resetEmailSent } });
@@ -181,7 +166,7 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
 
   it("refuses an expired reset token and a token of another type", async () => {
     const email = "expiry@example.com";
-    await confirmedUser(email);
+    await confirmedUser(t, email);
     const c = client();
     await c.mutate("auth.requestPasswordReset", { email });
     const link = linkIn(await t.smtp.waitFor(email, "Reset"), "/reset-password");
@@ -222,7 +207,7 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
   });
 
   it("extends a session used in the second half of its 30 days, and expires an idle one", async () => {
-    const c = await confirmedUser("extend@example.com");
+    const c = await confirmedUser(t, "extend@example.com");
     const token = c.cookies.get("warden_session") ?? "";
     const id = token.split(".")[0];
     const first = await t.prisma.session.findUniqueOrThrow({ where: { id } });
@@ -242,7 +227,7 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
   });
 
   it("accepts the session token as a bearer header, from scripts and other backends", async () => {
-    await confirmedUser("bearer@example.com");
+    await confirmedUser(t, "bearer@example.com");
     const script = new TestClient(t.baseUrl, {});
     const login = await script.json<{ token: string }>("/api/auth/login", {
       body: { email: "bearer@example.com", password: PASSWORD },
@@ -267,7 +252,7 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
   });
 
   it("refuses a cookie-authenticated change from another origin", async () => {
-    const c = await confirmedUser("csrf@example.com");
+    const c = await confirmedUser(t, "csrf@example.com");
     const crossOrigin = await c.mutate(
       "auth.changePassword",
       { currentPassword: PASSWORD, password: "hijacked password" },
@@ -290,7 +275,7 @@ describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
 
   it("locks an email for 15 minutes after 5 failed logins", async () => {
     const email = "throttle@example.com";
-    await confirmedUser(email);
+    await confirmedUser(t, email);
     const c = client();
     for (let i = 0; i < 5; i++) {
       expect(await c.mutate("auth.login", { email, password: "wrong password" })).toMatchObject({

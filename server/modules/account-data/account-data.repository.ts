@@ -4,6 +4,7 @@
  * account's name), an import's writes in one transaction, and deleting the account.
  */
 import type { AllowKind } from "../../../shared/schemas/allow-list.ts";
+import { ACCOUNT_NAME } from "../../db/account-name.ts";
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 
 type Tx = Prisma.TransactionClient;
@@ -169,15 +170,7 @@ export function createAccountDataRepository(prisma: PrismaClient) {
     async naming(accountId: string) {
       return prisma.account.findUnique({
         where: { id: accountId },
-        select: {
-          settings: { select: { appName: true } },
-          members: {
-            where: { role: "owner" },
-            orderBy: { createdAt: "asc" },
-            take: 1,
-            select: { user: { select: { email: true } } },
-          },
-        },
+        select: ACCOUNT_NAME,
       });
     },
 

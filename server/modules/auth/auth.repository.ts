@@ -1,4 +1,5 @@
 /** The only code that touches Prisma for users, sessions and emailed tokens. */
+import { ACCOUNT_NAME } from "../../db/account-name.ts";
 import type { EmailTokenPurpose, Prisma, PrismaClient } from "../../db/generated/client.ts";
 
 /** What a session is checked with: its user and the user's memberships, oldest first. */
@@ -123,17 +124,7 @@ export function createAuthRepository(prisma: PrismaClient) {
         select: {
           accountId: true,
           role: true,
-          account: {
-            select: {
-              settings: { select: { appName: true } },
-              members: {
-                where: { role: "owner" },
-                orderBy: { createdAt: "asc" },
-                take: 1,
-                select: { user: { select: { email: true } } },
-              },
-            },
-          },
+          account: { select: ACCOUNT_NAME },
         },
       });
     },

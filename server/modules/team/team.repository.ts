@@ -4,20 +4,10 @@
  * transaction holding the account's row lock, so two changes to one team take turns and each
  * reads the owners the other left (two owners demoting each other at once cannot leave none).
  */
+import { ACCOUNT_NAME } from "../../db/account-name.ts";
 import type { Prisma, PrismaClient, Role } from "../../db/generated/client.ts";
 
 type Tx = Prisma.TransactionClient;
-
-/** What names an account: the app's name from Settings, else its first owner's email. */
-const ACCOUNT_NAME = {
-  settings: { select: { appName: true } },
-  members: {
-    where: { role: "owner" },
-    orderBy: { createdAt: "asc" },
-    take: 1,
-    select: { user: { select: { email: true } } },
-  },
-} as const satisfies Prisma.AccountSelect;
 
 /** A team's members and invitations as one locked transaction sees them. */
 function lockedTeam(tx: Tx, accountId: string) {

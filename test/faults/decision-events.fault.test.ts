@@ -9,27 +9,22 @@
  * delivered. Needs TEST_DATABASE_URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ScreenInput } from "../../shared/schemas/screening.ts";
 import { turnOn } from "../helpers/screening.ts";
 import { startSmtpCapture } from "../helpers/smtp.ts";
 import { startWebhookReceiver } from "../helpers/webhook-receiver.ts";
-import { freshPostgres, merchantOn, startWarden, type WardenProcess } from "./warden-process.ts";
+import {
+  freshPostgres,
+  merchantOn,
+  screen,
+  startWarden,
+  UA,
+  type WardenProcess,
+} from "./warden-process.ts";
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 const CRASH_HOOK = "WARDEN_FAULT_CRASH_AFTER_SCREENING_COMMIT";
 /** Screenings sent at once from one device after the first: each a new user, so blocked. */
 const AT_ONCE = 12;
-const UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36";
-
-async function screen(w: WardenProcess, key: string, input: ScreenInput) {
-  const response = await fetch(`${w.baseUrl}/api/v1/screen`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-    body: JSON.stringify(input),
-    signal: AbortSignal.timeout(30_000),
-  });
-  return { status: response.status, body: (await response.json()) as { decision: string } };
-}
 
 /** Resolves once nothing answers on the process's port any more. */
 async function gone(w: WardenProcess) {

@@ -14,7 +14,14 @@ import type { ScreenInput, ScreenResult } from "../../shared/schemas/screening.t
 import type { Merchant } from "../helpers/merchants.ts";
 import { turnOn } from "../helpers/screening.ts";
 import { startSmtpCapture } from "../helpers/smtp.ts";
-import { freshPostgres, merchantOn, startWarden, type WardenProcess } from "./warden-process.ts";
+import {
+  freshPostgres,
+  merchantOn,
+  screen,
+  startWarden,
+  UA,
+  type WardenProcess,
+} from "./warden-process.ts";
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 /** Concurrent senders in the kill -9 test, and how many 200s before the kill. */
@@ -26,20 +33,6 @@ const SEQUENTIAL = 12;
 const ROUNDS = 6;
 const PER_ROUND = 16;
 const METRICS_TOKEN = "fault-metrics-token-0123456789";
-const UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36";
-
-type Answer = ScreenResult & { error?: { message: string } };
-
-/** POST /api/v1/screen with a secret key; the status and the answer. */
-async function screen(w: WardenProcess, key: string, input: ScreenInput) {
-  const response = await fetch(`${w.baseUrl}/api/v1/screen`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-    body: JSON.stringify(input),
-    signal: AbortSignal.timeout(30_000),
-  });
-  return { status: response.status, body: (await response.json()) as Answer };
-}
 
 /** The figure a reason of `rule` observed, in `reasons` or `monitored`; null when it did not fire. */
 function observed(list: ScreenResult["reasons"], rule: string): unknown {

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../../server/db/generated/client.ts";
+import type { ScreenInput, ScreenResult } from "../../shared/schemas/screening.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
 import type { startSmtpCapture } from "../helpers/smtp.ts";
 import { freePort, type TestApp } from "../helpers/test-app.ts";
@@ -131,4 +132,21 @@ export function merchantOn(
   email: string,
 ) {
   return signedInMerchant({ baseUrl: warden.baseUrl, smtp, prisma } as TestApp, email);
+}
+
+/** A screening's answer: the result, or an error message. */
+export type ScreenAnswer = ScreenResult & { error?: { message: string } };
+
+/** A desktop Chrome user agent for the screenings the fault tests send. */
+export const UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36";
+
+/** POST /api/v1/screen with a secret key; the status and the answer. */
+export async function screen(w: WardenProcess, key: string, input: ScreenInput) {
+  const response = await fetch(`${w.baseUrl}/api/v1/screen`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+    body: JSON.stringify(input),
+    signal: AbortSignal.timeout(30_000),
+  });
+  return { status: response.status, body: (await response.json()) as ScreenAnswer };
 }

@@ -66,28 +66,10 @@ export function wirePolicy({
       return { weights, thresholds };
     },
   };
-  const policy = createPolicyService({
-    rules,
-    templates,
-    blocklist,
-    ruleSettings,
-    allowList,
-    origins,
-    scoring,
-    changes,
-    now,
-  });
-  return {
-    rules,
-    templates,
-    blocklist,
-    ruleSettings,
-    allowList,
-    origins,
-    policy,
-    scoringRepo,
-    onChange,
-  };
+  // What the policy loader reads is also what the wiring hands out, named once for both.
+  const settings = { rules, templates, blocklist, ruleSettings, allowList, origins };
+  const policy = createPolicyService({ ...settings, scoring, changes, now });
+  return { ...settings, policy, scoringRepo, onChange };
 }
 
 export type PolicyServices = ReturnType<typeof wirePolicy>;

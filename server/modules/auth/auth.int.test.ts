@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MESSAGES } from "../../../shared/messages.ts";
 import { confirmedUser } from "../../../test/helpers/confirmed-user.ts";
 import { DB_KINDS } from "../../../test/helpers/databases.ts";
 import { TestClient } from "../../../test/helpers/http-client.ts";
 import { linkIn } from "../../../test/helpers/smtp.ts";
-import { startTestApp, type TestApp } from "../../../test/helpers/test-app.ts";
+import type { TestApp } from "../../../test/helpers/test-app.ts";
+import { withTestApp } from "../../../test/with-test-app.ts";
 
 const PASSWORD = "correct horse battery";
 const MINUTE = 60_000;
@@ -12,11 +13,8 @@ const DAY = 24 * 60 * MINUTE;
 
 describe.each(DB_KINDS)("accounts and sessions on %s", (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
+  withTestApp(kind, {}, (app) => {
+    t = app;
   });
 
   const client = () => new TestClient(t.baseUrl);

@@ -6,25 +6,17 @@
  * HTTP in test/backtest, whose PostgreSQL runs go through this path; how jobs take turns,
  * in backtest-turns.int.test.ts and here.
  */
+
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_BLOCKLIST } from "../../../shared/schemas/blocklist.ts";
-import { DEFAULT_RULES } from "../../../shared/schemas/rules.ts";
-import { DEFAULT_TEMPLATES } from "../../../shared/schemas/templates.ts";
+import { BACKTEST_SETTINGS } from "../../../test/helpers/backtest-settings.ts";
 import { openTestDatabase } from "../../../test/helpers/databases.ts";
 import type { Database } from "../../db/database.ts";
 import { createBacktestRepository } from "./backtest.repository.ts";
 import { createBacktestService } from "./backtest.service.ts";
 import { backtestInChildProcess } from "./backtest-child.ts";
 
-const SETTINGS = {
-  rules: { ...DEFAULT_RULES, rule_signup_velocity: true },
-  templates: DEFAULT_TEMPLATES,
-  rule_settings: {},
-  blocklist: DEFAULT_BLOCKLIST,
-  days: 30,
-  unsaved: [],
-};
+const SETTINGS = BACKTEST_SETTINGS;
 
 /** This process's live child processes (every thread's), from /proc. */
 function children(): number[] {

@@ -4,23 +4,15 @@
  * The repository here is a gate that hands out one batch when told (the reads themselves
  * are covered over HTTP in test/backtest).
  */
+
 import { disposableEmailBlocklistSet } from "disposable-email-domains-js";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BLOCKLIST } from "../../../shared/schemas/blocklist.ts";
-import { DEFAULT_RULES } from "../../../shared/schemas/rules.ts";
-import { DEFAULT_TEMPLATES } from "../../../shared/schemas/templates.ts";
+import { BACKTEST_SETTINGS } from "../../../test/helpers/backtest-settings.ts";
 import type { BacktestRepository } from "./backtest.repository.ts";
 import { createBacktestService } from "./backtest.service.ts";
 import type { StoredScreeningRow } from "./backtest-replay.ts";
 
-const SETTINGS = {
-  rules: { ...DEFAULT_RULES, rule_signup_velocity: true },
-  templates: DEFAULT_TEMPLATES,
-  rule_settings: {},
-  blocklist: DEFAULT_BLOCKLIST,
-  days: 30,
-  unsaved: ["Signup velocity (Signups per IP per hour 1)"],
-};
+const SETTINGS = { ...BACKTEST_SETTINGS, unsaved: ["Signup velocity (Signups per IP per hour 1)"] };
 
 function gatedRepo() {
   let open: () => void = () => {};

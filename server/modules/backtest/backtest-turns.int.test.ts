@@ -5,23 +5,15 @@
  * on a real database; it only takes longer for the accounts told to (as a large history
  * would) and notes when each job starts and ends.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_BLOCKLIST } from "../../../shared/schemas/blocklist.ts";
-import { DEFAULT_RULES } from "../../../shared/schemas/rules.ts";
-import { DEFAULT_TEMPLATES } from "../../../shared/schemas/templates.ts";
+import { BACKTEST_SETTINGS } from "../../../test/helpers/backtest-settings.ts";
 import { openTestDatabase } from "../../../test/helpers/databases.ts";
 import type { Database } from "../../db/database.ts";
 import { type BacktestRepository, createBacktestRepository } from "./backtest.repository.ts";
 import { createBacktestService } from "./backtest.service.ts";
 
-const SETTINGS = {
-  rules: { ...DEFAULT_RULES, rule_signup_velocity: true },
-  templates: DEFAULT_TEMPLATES,
-  rule_settings: {},
-  blocklist: DEFAULT_BLOCKLIST,
-  days: 30,
-  unsaved: [],
-};
+const SETTINGS = BACKTEST_SETTINGS;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -7,9 +7,11 @@
  * event, so a single 5xx is a bypass: every answer must be 200 or 4xx, and exactly the 200s
  * must be stored (a screening per 200 from screen, a token per 200 from collect).
  */
+
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RULE_KEYS } from "../../shared/schemas/rules.ts";
+import { SCREEN_TYPES } from "../../shared/schemas/screen-types.ts";
 import { allowOrigins, humanSignals, publishableKeyOf, SHOP } from "../helpers/collector.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
@@ -123,17 +125,7 @@ const number = fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.constantFrom(0,
 const badNumber = fc.constantFrom(1e13, Number.MAX_SAFE_INTEGER, 2 ** 64, -1, 0.5, 1e308);
 
 const screenFields = {
-  type: field(
-    fc.constantFrom(
-      "signup",
-      "login",
-      "trial_start",
-      "promo_redemption",
-      "referral",
-      "checkout",
-      "request",
-    ),
-  ),
+  type: field(fc.constantFrom(...SCREEN_TYPES)),
   user_id: field(fc.string({ minLength: 1, maxLength: 20 })),
   email: field(
     fc.oneof(

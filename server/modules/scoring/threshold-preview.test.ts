@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SCREEN_TYPES } from "../../../shared/schemas/screen-types.ts";
 import type { Thresholds } from "../../../shared/score/weights.ts";
 import { decisionUnder, type PreviewGroup, tallyPreview } from "./threshold-preview.ts";
 
@@ -89,15 +90,7 @@ describe("tallyPreview", () => {
     expect(total.screenings).toBe(122);
     expect(total.now.reviewed).toBe(13);
     expect(total.proposed.reviewed).toBe(7);
-    expect(types.map((t) => t.type)).toEqual([
-      "signup",
-      "login",
-      "trial_start",
-      "promo_redemption",
-      "referral",
-      "checkout",
-      "request",
-    ]);
+    expect(types.map((t) => t.type)).toEqual([...SCREEN_TYPES]);
   });
 
   it("counts the same under the same thresholds, and nothing from no screenings", () => {

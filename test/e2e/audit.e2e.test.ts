@@ -14,6 +14,7 @@ import { ARTIFACTS_DIR } from "../helpers/browser.ts";
 import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
 import { TestClient } from "../helpers/http-client.ts";
 import type { Merchant } from "../helpers/merchants.ts";
+import { pastRightEdge, scrollingSideways } from "../helpers/overflow.ts";
 import { backendOf } from "../helpers/screening.ts";
 import type { TestApp } from "../helpers/test-app.ts";
 
@@ -187,31 +188,9 @@ describe("audit log in Chromium", () => {
     await cards().nth(3).locator("[data-change]").first().waitFor();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(PHONE.width);
-    const sideways = await page.locator("main *").evaluateAll((elements) =>
-      elements
-        .filter((el) => {
-          const overflow = getComputedStyle(el).overflowX;
-          return (
-            (overflow === "auto" || overflow === "scroll") && el.scrollWidth > el.clientWidth + 1
-          );
-        })
-        .map((el) => `${el.tagName.toLowerCase()}.${el.className}`),
-    );
+    const sideways = await scrollingSideways(page);
     expect(sideways).toEqual([]);
-    const beyond = await page.locator("main *").evaluateAll((elements, edge) => {
-      return elements
-        .filter((el) => {
-          const box = el.getBoundingClientRect();
-          if (box.width <= 1 || box.right <= edge + 1) return false;
-          for (let up: Element | null = el; up; up = up.parentElement) {
-            if (getComputedStyle(up).clipPath !== "none") return false;
-          }
-          return true;
-        })
-        .map(
-          (el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.slice(0, 40)}`,
-        );
-    }, PHONE.width);
+    const beyond = await pastRightEdge(page, PHONE.width);
     expect(beyond).toEqual([]);
     await page.mouse.move(0, 0);
     await page.evaluate(() => window.scrollTo(0, 0));

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS_DIR } from "../helpers/browser.ts";
 import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
 import type { Merchant } from "../helpers/merchants.ts";
+import { pastRightEdge, scrollingSideways } from "../helpers/overflow.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
 import type { TestApp } from "../helpers/test-app.ts";
 
@@ -201,33 +202,10 @@ describe("console on a 375 px phone in Chromium", () => {
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, `${path}: page scroll width`).toBeLessThanOrEqual(PHONE.width);
       // A table scrolling inside its own box hides its last columns just the same.
-      const sideways = await page.locator("main *").evaluateAll((elements) =>
-        elements
-          .filter((el) => {
-            const overflow = getComputedStyle(el).overflowX;
-            return (
-              (overflow === "auto" || overflow === "scroll") && el.scrollWidth > el.clientWidth + 1
-            );
-          })
-          .map((el) => `${el.tagName.toLowerCase()}.${el.className}`),
-      );
+      const sideways = await scrollingSideways(page);
       expect(sideways, `${path}: boxes that scroll sideways`).toEqual([]);
       // Nor does anything stick out past the screen's edge (cut off rather than scrolled).
-      const beyond = await page.locator("main *").evaluateAll((elements, edge) => {
-        return elements
-          .filter((el) => {
-            const box = el.getBoundingClientRect();
-            if (box.width <= 1 || box.right <= edge + 1) return false;
-            // What a clip hides from sight (a table's visually hidden header) is not cut off.
-            for (let up: Element | null = el; up; up = up.parentElement) {
-              if (getComputedStyle(up).clipPath !== "none") return false;
-            }
-            return true;
-          })
-          .map(
-            (el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.slice(0, 40)}`,
-          );
-      }, PHONE.width);
+      const beyond = await pastRightEdge(page, PHONE.width);
       expect(beyond, `${path}: elements past the right edge`).toEqual([]);
       // Nor is any text cut off by its own box (overflow hidden or clip, wider content).
       const cut = await page.locator("main *").evaluateAll((elements) =>

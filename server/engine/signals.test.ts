@@ -1,25 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { counts, event, eventFeatures, policy } from "../../test/fixtures/engine.ts";
+import {
+  counts,
+  event,
+  eventFeatures,
+  links as noLinks,
+  policy,
+} from "../../test/fixtures/engine.ts";
 import { SIGNAL_KEYS, type Signal, signalsOf } from "./signals.ts";
 import type { Features, Links } from "./types.ts";
 
 const NOW = Date.parse("2026-11-26T12:00:00Z");
 const MIN = 60_000;
 
-const links = (overrides: Partial<Links> = {}): Links => ({
-  accounts: 0,
-  firstSeenLastHour: 0,
-  firstSeenLastDay: 0,
-  bad: 0,
-  through: [],
-  lastHourThrough: {},
-  hubs: [],
-  accountFirstSeen: NOW - 20 * 24 * 60 * MIN,
-  deviceFirstSeen: NOW - 20 * 24 * 60 * MIN,
-  referrerFirstSeen: null,
-  recent: [],
-  ...overrides,
-});
+/** Links of an account and device first seen 20 days ago, unless overridden. */
+const links = (overrides: Partial<Links> = {}): Links =>
+  noLinks({
+    accountFirstSeen: NOW - 20 * 24 * 60 * MIN,
+    deviceFirstSeen: NOW - 20 * 24 * 60 * MIN,
+    ...overrides,
+  });
 
 /** A returning customer's world: its email domain seen for months, nothing else unusual. */
 const on = (f: Partial<Features>) =>

@@ -3,8 +3,7 @@
  * referrer (rule_promo_abuse), signups per hosting network (rule_signup_velocity).
  */
 import { describe, expect, it } from "vitest";
-import { counts, event, eventFeatures, policy } from "../../../test/fixtures/engine.ts";
-import type { Links } from "../types.ts";
+import { counts, event, eventFeatures, links, policy } from "../../../test/fixtures/engine.ts";
 import { farming } from "./farming.ts";
 import { promoAbuse } from "./promo-abuse.ts";
 import { signupVelocity } from "./signup-velocity.ts";
@@ -12,20 +11,6 @@ import { signupVelocity } from "./signup-velocity.ts";
 const NOW = Date.parse("2026-11-26T12:00:00Z");
 const MIN = 60_000;
 const on = policy({ rule_farming: true, rule_promo_abuse: true, rule_signup_velocity: true });
-const links = (over: Partial<Links> = {}): Links => ({
-  accounts: 0,
-  firstSeenLastHour: 0,
-  firstSeenLastDay: 0,
-  bad: 0,
-  through: [],
-  lastHourThrough: {},
-  hubs: [],
-  accountFirstSeen: null,
-  deviceFirstSeen: null,
-  referrerFirstSeen: null,
-  recent: [],
-  ...over,
-});
 
 describe("rule_farming: linked accounts (limit 3 first seen in the last hour)", () => {
   const trial = event({ type: "trial_start" });

@@ -6,22 +6,18 @@
 import type { StripeHistory } from "../../engine/types.ts";
 import type { Identities, IdentityKind } from "./features/identities.ts";
 import { countable, type Probe } from "./probes.ts";
-import type { CountItem, CountRow, EventItem, HistoryItem, InsertItem } from "./screening.sql.ts";
+import type {
+  CountItem,
+  CountRow,
+  EventItem,
+  HistoryItem,
+  InsertItem,
+  ScreeningColumns,
+} from "./screening.sql.ts";
 
-export type StoredScreening = {
-  accountId: string;
+export type StoredScreening = ScreeningColumns & {
   createdAt: Date;
-  type: string;
-  userId: string | null;
-  email: string | null;
-  ip: string | null;
-  country: string | null;
-  decision: string;
-  score: number;
   rules: string[];
-  reasons: unknown;
-  monitored: unknown;
-  input: unknown;
   /** The browser collector's address and what it collected, when the screening consumed a token. */
   collectIp?: string | null;
   collected?: unknown;
@@ -33,7 +29,6 @@ export type StoredScreening = {
   linked?: unknown;
   /** The risk score's parts (score.ts); null: not scored. */
   contributions?: unknown;
-  blocked: boolean;
   identities: Identities;
 };
 

@@ -144,11 +144,9 @@ const COUNT_BODY = `
 
 export const COUNT = `WITH ${PROBES} ${COUNT_BODY}`;
 
-/** One screening as INSERT stores it, with its counting rows. */
-export type InsertItem = {
-  id: string;
+/** A screening's own columns, as the service hands them over and as INSERT stores them. */
+export type ScreeningColumns = {
   accountId: string;
-  createdAt: string;
   type: string;
   userId: string | null;
   email: string | null;
@@ -156,10 +154,17 @@ export type InsertItem = {
   country: string | null;
   decision: string;
   score: number;
-  rules: readonly string[];
   reasons: unknown;
   monitored: unknown;
   input: unknown;
+  blocked: boolean;
+};
+
+/** One screening as INSERT stores it, with its counting rows. */
+export type InsertItem = ScreeningColumns & {
+  id: string;
+  createdAt: string;
+  rules: readonly string[];
   collectIp: string | null;
   /** What the browser collector collected; the column keeps its wire name, `signals`. */
   signals: unknown;
@@ -171,7 +176,6 @@ export type InsertItem = {
   user: string | null;
   card: string | null;
   promo: string | null;
-  blocked: boolean;
   /** [kind, keyed digest] per identity some probe can count (probes.ts, countable). */
   ids: readonly (readonly [string, string])[];
 };

@@ -17,13 +17,13 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { type Database, openDatabase } from "../server/db/database.ts";
 import { dashboardCases, measure } from "./bench/dashboard/cases.ts";
 import { fill } from "./bench/dashboard/fill.ts";
 import { benchDashboardHttp } from "./bench/dashboard/http.ts";
 import { args, DBS, OTHER_ROWS, ROWS, RUNS } from "./bench/dashboard/options.ts";
 import { contractRows, reportHttp, reportService } from "./bench/dashboard/report.ts";
+import { freshPostgresDatabase } from "./lib/fresh-postgres.ts";
 import { runMain } from "./lib/run-main.ts";
 
 async function bench(kind: string, db: Database) {
@@ -85,23 +85,17 @@ async function benchPostgres() {
     console.error("\nSet BENCH_DATABASE_URL (or DATABASE_URL) to benchmark PostgreSQL too.");
     return;
   }
-  const name = `warden_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const { url, drop } = await freshPostgresDatabase(adminUrl, "bench");
   try {
-    const postgres = await openDatabase({ kind: "postgres", url: url.toString() });
+    const postgres = await openDatabase({ kind: "postgres", url });
     try {
       await bench("PostgreSQL", postgres);
-      if (args.http !== "false") await benchHttp(url.toString());
+      if (args.http !== "false") await benchHttp(url);
     } finally {
       await postgres.close();
     }
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await drop();
   }
 }
 

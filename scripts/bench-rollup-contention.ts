@@ -10,6 +10,7 @@
  */
 import pg from "pg";
 import { openDatabase } from "../server/db/database.ts";
+import { freshPostgresDatabase } from "./lib/fresh-postgres.ts";
 import { flags } from "./lib/progress.ts";
 import { runMain } from "./lib/run-main.ts";
 
@@ -52,17 +53,12 @@ async function run(pool: pg.Pool, label: string) {
 }
 
 async function main() {
-  const name = `warden_bench_lock_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: CONNECTIONS });
+  const { url, drop } = await freshPostgresDatabase(adminUrl, "bench_lock");
+  const pool = new pg.Pool({ connectionString: url, max: CONNECTIONS });
   // DROP DATABASE ... WITH (FORCE) at the end ends any connection still open: expected.
   pool.on("error", () => {});
   try {
-    const db = await openDatabase({ kind: "postgres", url: url.toString() });
+    const db = await openDatabase({ kind: "postgres", url });
     await db.prisma.account.create({ data: { id: "acc" } });
     await db.close();
     const rows: { variant: string; "webhooks/s": string }[] = [];
@@ -90,8 +86,7 @@ async function main() {
     console.table(rows);
   } finally {
     await pool.end();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await drop();
   }
 }
 

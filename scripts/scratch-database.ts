@@ -6,8 +6,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { type Database, openDatabase } from "../server/db/database.ts";
+import { freshPostgresDatabase } from "./lib/fresh-postgres.ts";
 
 /** `label` names the data dir and the database ("backtest": warden_backtest_…). */
 export async function scratchDatabase(kind: Database["kind"], label: string) {
@@ -19,21 +19,11 @@ export async function scratchDatabase(kind: Database["kind"], label: string) {
       drop: () => rm(dataDir, { recursive: true, force: true }),
     };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL ?? "";
-  const name = `warden_${label}_${Date.now().toString(36)}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const { url, drop } = await freshPostgresDatabase(process.env.TEST_DATABASE_URL ?? "", label);
   return {
     // The server's configuration asks for a key with DATABASE_URL; the scripts read no secret.
-    env: { DATABASE_URL: url.toString(), ENCRYPTION_KEY: randomBytes(32).toString("base64") },
-    open: () => openDatabase({ kind: "postgres", url: url.toString() }),
-    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    env: { DATABASE_URL: url, ENCRYPTION_KEY: randomBytes(32).toString("base64") },
+    open: () => openDatabase({ kind: "postgres", url }),
+    drop,
   };
 }

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { freshPostgresDatabase } from "../../scripts/lib/fresh-postgres.ts";
 import { openDatabase } from "./database.ts";
 import { PRISMA_DIR } from "./migrate.ts";
 
@@ -56,26 +56,20 @@ describe("migrations", () => {
     "apply to an empty PostgreSQL database, and a second start applies nothing",
     async () => {
       const adminUrl = process.env.TEST_DATABASE_URL ?? "";
-      const name = `warden_migrate_${Date.now().toString(36)}`;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE "${name}"`);
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
+      const { url, drop } = await freshPostgresDatabase(adminUrl, "migrate");
       try {
         const expected = await migrationsOnDisk();
-        const first = await openDatabase({ kind: "postgres", url: url.toString() });
+        const first = await openDatabase({ kind: "postgres", url });
         expect(first.applied).toEqual(expected.map((m) => m.name));
         expect((await recorded(first)).map((r) => r.checksum)).toEqual(
           expected.map((m) => m.checksum),
         );
         await first.close();
-        const second = await openDatabase({ kind: "postgres", url: url.toString() });
+        const second = await openDatabase({ kind: "postgres", url });
         expect(second.applied).toEqual([]);
         await second.close();
       } finally {
-        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await admin.end();
+        await drop();
       }
     },
   );

@@ -53,6 +53,18 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backtest job in a process of its 
     signal,
   });
 
+  /** The service running each job in a child process on the test database, with `limits`. */
+  const childService = (limits: { maxRunning?: number; maxMs?: number }) =>
+    createBacktestService({
+      repo: createBacktestRepository(db.sql),
+      policy: { features: () => ({ disposableDomains: new Set<string>() }) },
+      now: () => new Date(),
+      log: { error: () => {} },
+      runJob: backtestInChildProcess(url),
+      digestKeyOf: () => "k".repeat(64),
+      ...limits,
+    });
+
   beforeAll(async () => {
     db = await openTestDatabase("postgres");
     url = db.url as string;
@@ -89,15 +101,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backtest job in a process of its 
   });
 
   it("runs at most maxRunning processes at once; a job waiting for its turn can be cancelled", async () => {
-    const service = createBacktestService({
-      repo: createBacktestRepository(db.sql),
-      policy: { features: () => ({ disposableDomains: new Set<string>() }) },
-      now: () => new Date(),
-      log: { error: () => {} },
-      runJob: backtestInChildProcess(url),
-      digestKeyOf: () => "k".repeat(64),
-      maxRunning: 1,
-    });
+    const service = childService({ maxRunning: 1 });
     const before = children();
     service.start("acct-child", SETTINGS);
     service.start("acct-other", SETTINGS);
@@ -128,15 +132,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backtest job in a process of its 
   });
 
   it("stops a job past its wall-time limit and says so", async () => {
-    const service = createBacktestService({
-      repo: createBacktestRepository(db.sql),
-      policy: { features: () => ({ disposableDomains: new Set<string>() }) },
-      now: () => new Date(),
-      log: { error: () => {} },
-      runJob: backtestInChildProcess(url),
-      digestKeyOf: () => "k".repeat(64),
-      maxMs: 50,
-    });
+    const service = childService({ maxMs: 50 });
     service.start("acct-child", SETTINGS);
     await expect
       .poll(() => service.status("acct-child")?.status, { timeout: 10_000 })

@@ -10,7 +10,12 @@ import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS_DIR } from "../helpers/browser.ts";
-import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
+import {
+  CONSOLE_PAGES,
+  type ConsoleBrowser,
+  closeConsole,
+  openConsole,
+} from "../helpers/console-browser.ts";
 import type { Merchant } from "../helpers/merchants.ts";
 import { pastRightEdge, scrollingSideways } from "../helpers/overflow.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
@@ -18,16 +23,7 @@ import type { TestApp } from "../helpers/test-app.ts";
 
 const PHONE = { width: 375, height: 812 };
 const LAPTOP = { width: 1280, height: 800 };
-const PAGES = [
-  "dashboard",
-  "rules",
-  "templates",
-  "block-lists",
-  "screenings",
-  "review",
-  "settings",
-  "audit",
-];
+const PAGES = [...CONSOLE_PAGES, "audit"];
 const SHOWN_IN_DOCS = ["dashboard", "rules", "screenings", "review"];
 /** test-results/ on every run; docs/screenshots/ (committed) with UPDATE_DOC_SCREENSHOTS=1. */
 const SCREENSHOTS = process.env.UPDATE_DOC_SCREENSHOTS

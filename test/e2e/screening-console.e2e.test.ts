@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { screenshot } from "../helpers/browser.ts";
-import { useConsole } from "../helpers/console-browser.ts";
+import { CONSOLE_PAGES, useConsole } from "../helpers/console-browser.ts";
 import { TestClient } from "../helpers/http-client.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
 
-const PAGES = [
-  "dashboard",
-  "rules",
-  "templates",
-  "block-lists",
-  "screenings",
-  "review",
-  "settings",
-];
+const PAGES = CONSOLE_PAGES;
 
 describe("screening console in Chromium", () => {
   const c = useConsole("screening-console@example.com");

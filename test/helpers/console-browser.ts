@@ -13,6 +13,17 @@ export type ConsoleBrowser = {
   page: Page;
 };
 
+/** The console's pages under /homepage that every member sees, in the navigation's order. */
+export const CONSOLE_PAGES = [
+  "dashboard",
+  "rules",
+  "templates",
+  "block-lists",
+  "screenings",
+  "review",
+  "settings",
+];
+
 export async function openConsole(
   email: string,
   kind: DbKind = "embedded",

@@ -14,6 +14,7 @@ import { RULE_KEYS } from "../../shared/schemas/rules.ts";
 import { SCREEN_TYPES } from "../../shared/schemas/screen-types.ts";
 import { allowOrigins, humanSignals, publishableKeyOf, SHOP } from "../helpers/collector.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
+import { ODD_STRINGS } from "../helpers/decision-loop-fuzz.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -38,13 +39,7 @@ const PROTOTYPE_NAMES = [
   "__lookupSetter__",
 ];
 const NASTY = [
-  "",
-  " ",
-  "\u0000",
-  "a\u0000b",
-  "\ud800",
-  "x\udfff",
-  "\udbff\udfff",
+  ...ODD_STRINGS,
   "\ufeff",
   "\u202e",
   "🛡️",

@@ -11,8 +11,9 @@ const env = { TZ: "Asia/Tokyo" };
 // unit and integration files (`isolate: false`): a worker imports the server once and runs
 // its files one after another. No test mocks modules (vi.mock), and each file isolates by
 // account or by its own database, so files share nothing but the imported code. The groups
-// run one after another: unit and integration files together, then the browser journeys,
-// then the fault suite, which kills processes and wants the machine to itself.
+// run one after another: unit and integration files together, then the browser journeys (two
+// Chromium-driven files at once), then the fault suite, which kills processes and storms two
+// servers, one file at a time.
 export default defineConfig({
   test: {
     maxWorkers: 2,
@@ -57,8 +58,8 @@ export default defineConfig({
           globalSetup: ["test/helpers/global-setup.ts", "test/helpers/build-client.ts"],
           testTimeout: 60_000,
           hookTimeout: 90_000,
+          // Two at a time too: each file has its own app, merchant and browser context.
           isolate: false,
-          fileParallelism: false,
           sequence: { groupOrder: 1 },
         },
       },

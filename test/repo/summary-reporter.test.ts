@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { slowestFirstInGroups } from "../helpers/slow-first-sequencer.ts";
 import { type FileDuration, slowestFirst, slowestLines } from "../helpers/summary-reporter.ts";
 
 const row = (file: string, seconds: number, over: Partial<FileDuration> = {}): FileDuration => ({
@@ -26,5 +27,39 @@ describe("the run's slowest files", () => {
     expect(slowestLines([row("e.ts", 61.25, { project: "e2e" })], 3)).toEqual([
       "   61.3 s  e2e    e.ts (3 tests)",
     ]);
+  });
+});
+
+describe("the order files start in", () => {
+  type File = { name: string; group: number };
+  const order = (files: File[], seconds: Record<string, number>) =>
+    slowestFirstInGroups(
+      files,
+      (f) => f.group,
+      (f) => seconds[f.name],
+    ).map((f) => f.name);
+
+  it("starts the slowest known files first, each within its group", () => {
+    const files = [
+      { name: "small", group: 0 },
+      { name: "fit", group: 0 },
+      { name: "new", group: 0 },
+      { name: "fuzz", group: 0 },
+      { name: "e2e-slow", group: 1 },
+      { name: "e2e", group: 1 },
+    ];
+    expect(order(files, { fit: 109, fuzz: 171, small: 1, "e2e-slow": 53 })).toEqual([
+      "fuzz",
+      "fit",
+      "small",
+      "new",
+      "e2e-slow",
+      "e2e",
+    ]);
+  });
+
+  it("keeps Vitest's order where nothing is known", () => {
+    const files = ["c", "a", "b"].map((name) => ({ name, group: 0 }));
+    expect(order(files, {})).toEqual(["c", "a", "b"]);
   });
 });

@@ -6,16 +6,16 @@
  *   server/engine/default-weights.json as the server reads it (weights and intercepts at the 3
  *   decimals the file holds, thresholds and the fit's description exactly);
  * - the recording is what today's code plays: the first events of every training play, played
- *   again (each play in its own process with its own Warden on the embedded database, every
- *   rule on, no threshold acting), equal the recording's first rows. A change to the signals,
- *   the rules or the simulator moves them.
+ *   again (one after another in this worker, already holding the server's code, each on its own
+ *   Warden and embedded database, every rule on, no threshold acting), equal the recording's
+ *   first rows. A change to the signals, the rules or the simulator moves them.
  *
  * `npm run fit -- --check` replays every event. After a change that moves either: npm run fit,
  * and commit the weights and the recording.
  */
 import { describe, expect, it } from "vitest";
+import { collect } from "../../scripts/lib/fit/collect.ts";
 import { fitDefault, TRAINING, trainingPlays } from "../../scripts/lib/fit/default-fit.ts";
-import { playAll } from "../../scripts/lib/fit/pool.ts";
 import { labelledOf, readRecordedRows } from "../../scripts/lib/fit/recorded-rows.ts";
 import { differences } from "../../scripts/lib/fit/weights-file.ts";
 import { DEFAULT_WEIGHTS } from "../../server/engine/default-weights.ts";
@@ -36,13 +36,13 @@ describe("default risk-score weights", () => {
 
   it(`were fitted on what the training plays play today (their first ${REPLAYED} events each)`, async () => {
     const recorded = await readRecordedRows();
-    const replayed = await playAll(trainingPlays().map((play) => ({ ...play, limit: REPLAYED })));
-    replayed.forEach((rows, i) => {
-      const play = `${TRAINING.worlds[i]} seed ${TRAINING.seeds[i]}`;
-      expect(rows.length, play).toBe(REPLAYED);
-      expect(rows.map(labelledOf), `${play}: run npm run fit and commit the recording`).toEqual(
+    for (const [i, play] of trainingPlays().entries()) {
+      const rows = await collect({ ...play, limit: REPLAYED });
+      const which = `${play.world} seed ${play.seed}`;
+      expect(rows.length, which).toBe(REPLAYED);
+      expect(rows.map(labelledOf), `${which}: run npm run fit and commit the recording`).toEqual(
         recorded[i]?.slice(0, REPLAYED),
       );
-    });
+    }
   }, 600_000);
 });

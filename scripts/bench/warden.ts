@@ -52,11 +52,19 @@ export function databaseKinds(db: string | undefined): DatabaseKind[] {
   return kinds;
 }
 
-/** Starts Warden on a free port of 127.0.0.1 with `env` added; call `ready()` before use. */
+/**
+ * Starts Warden on a free port of 127.0.0.1 with `env` added, from the checkout at
+ * `options.root` (default: this one); call `ready()` before use.
+ */
 export async function launchWarden(
   kind: DatabaseKind,
   workDir: string,
-  options: { adminUrl: string; databasePrefix: string; env: Record<string, string> },
+  options: {
+    adminUrl: string;
+    databasePrefix: string;
+    env: Record<string, string>;
+    root?: string;
+  },
 ): Promise<WardenProcess> {
   const dataDir = await mkdtemp(join(workDir, `${kind}-`));
   const port = await freePort();
@@ -81,7 +89,7 @@ export async function launchWarden(
   const logFile = join(workDir, `${kind}-server.log`);
   const label = databaseLabel(kind);
   console.error(`\n${label}: starting Warden on ${base}`);
-  const child = start(`Warden (${kind})`, "server/main.ts", env, logFile);
+  const child = start(`Warden (${kind})`, "server/main.ts", env, logFile, options.root);
   return {
     kind,
     label,

@@ -27,9 +27,10 @@ export const cleanups: (() => Promise<void>)[] = [];
  * itself (server/main.ts) runs as `npm start` runs it, compiled (dist/server/main.js, built
  * first if its sources changed): under tsx every function expression also goes through
  * esbuild's keep-names helper, which cost the backtest ~5 % of its CPU that users never pay.
- * BENCH_FROM_SOURCE=1 runs the sources with tsx instead; other scripts always do.
+ * BENCH_FROM_SOURCE=1 runs the sources with tsx instead; other scripts always do. `root` is the
+ * checkout the script runs from (bench:compare runs an older commit's server from its worktree).
  */
-export function nodeCommand(script: string): string[] {
+export function nodeCommand(script: string, root = ROOT): string[] {
   const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
   const flags = [
     "--max-semi-space-size=4",
@@ -37,31 +38,43 @@ export function nodeCommand(script: string): string[] {
     "--liftoff-only",
     ...extra,
   ];
-  if (script === "server/main.ts" && !process.env.BENCH_FROM_SOURCE && builtServer()) {
+  if (script === "server/main.ts" && !process.env.BENCH_FROM_SOURCE && builtServer(root)) {
     return [...flags, "dist/server/main.js"];
   }
   return [...flags, "--import", "tsx", script];
 }
 
-let built: boolean | undefined;
-/** Brings dist/ up to date once per run (a no-op when nothing changed); false if it failed. */
-function builtServer(): boolean {
-  if (built === undefined) {
+const built = new Map<string, boolean>();
+/**
+ * Brings `root`'s dist/ up to date once per run (a no-op when nothing changed); false if it
+ * failed. Later starts from the same root reuse that build, even if its sources change meanwhile.
+ */
+export function builtServer(root = ROOT): boolean {
+  let ok = built.get(root);
+  if (ok === undefined) {
     const result = spawnSync(process.execPath, ["scripts/ensure-build.mjs"], {
-      cwd: ROOT,
+      cwd: root,
       stdio: ["ignore", "ignore", "inherit"],
     });
-    built = result.status === 0 && existsSync(join(ROOT, "dist/server/main.js"));
-    if (!built)
-      console.error("dist/server/main.js could not be built: running the sources with tsx");
+    ok = result.status === 0 && existsSync(join(root, "dist/server/main.js"));
+    built.set(root, ok);
+    if (!ok)
+      console.error(`${root}/dist/server/main.js could not be built: running the sources with tsx`);
   }
-  return built;
+  return ok;
 }
 
-export function start(name: string, script: string, env: Record<string, string>, logFile: string) {
+/** Starts `script` as its own process from the checkout at `root` (default: this one). */
+export function start(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  logFile: string,
+  root = ROOT,
+) {
   const log = openSync(logFile, "a");
-  const child = spawn(process.execPath, nodeCommand(script), {
-    cwd: ROOT,
+  const child = spawn(process.execPath, nodeCommand(script, root), {
+    cwd: root,
     // npm start's environment too (package.json): two malloc arenas, unless the caller says.
     env: { MALLOC_ARENA_MAX: "2", ...baseEnv(), ...env },
     stdio: ["ignore", log, log],
@@ -95,7 +108,8 @@ let cleaning: Promise<void> | null = null;
 export function cleanup() {
   cleaning ??= (async () => {
     await Promise.all([...children].map(stop));
-    for (const fn of cleanups.reverse()) await fn().catch(() => {});
+    // A copy: a database's drop takes itself out of `cleanups`, which would skip the next one.
+    for (const fn of [...cleanups].reverse()) await fn().catch(() => {});
   })();
   return cleaning;
 }

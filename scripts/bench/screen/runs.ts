@@ -5,20 +5,31 @@ import { stop, tail } from "../../lib/bench-process.ts";
 import { startBare } from "../bare.ts";
 import { sampleWaits, serverProblems, sessionCpu } from "../server-log.ts";
 import { type DatabaseKind, launchWarden, type WardenProcess } from "../warden.ts";
-import { fill } from "./fill.ts";
-import { loads } from "./loads.ts";
+import { fill, type Headers } from "./fill.ts";
+import { type Loads, loads } from "./loads.ts";
 import { setUpMerchant } from "./merchant.ts";
 import { options } from "./options.ts";
 import { storeHistory } from "./stored.ts";
 import { makePopulation } from "./traffic/population.ts";
 import { screenStream } from "./traffic/stream.ts";
 
-/** The bare route given the same three loads and bodies. */
-export async function benchBare(workDir: string) {
+/** The loads a run gives one URL: bench:screen's three (loads.ts), or bench:compare's two. */
+type LoadsOf<T> = (
+  label: string,
+  url: string,
+  headers: Headers,
+  body: () => string,
+  pid: number | undefined,
+) => Promise<T>;
+
+/** The bare route given the same loads (default: the three) and bodies. */
+export async function benchBare(workDir: string): Promise<Loads>;
+export async function benchBare<T>(workDir: string, run: LoadsOf<T>): Promise<T>;
+export async function benchBare(workDir: string, run: LoadsOf<unknown> = loads) {
   const { url, child } = await startBare(workDir);
   const stream = screenStream(makePopulation(), 99, "bare");
   try {
-    return await loads(
+    return await run(
       "bare route",
       url,
       { "content-type": "application/json" },
@@ -57,17 +68,22 @@ async function memoryOf(base: string) {
   }
 }
 
-/** Warden on one database; its server log is kept in resultsDir if anything went wrong. */
+/**
+ * Warden on one database, run from the checkout at `root` (default: this one); its server log
+ * is kept in resultsDir if anything went wrong.
+ */
 export async function benchWarden(
   kind: DatabaseKind,
   workDir: string,
   resultsDir: string,
   stamp: string,
+  root?: string,
 ): Promise<WardenRun> {
   const warden = await launchWarden(kind, workDir, {
     adminUrl: options.pgAdminUrl,
     databasePrefix: "warden_bench_screen",
     env: { SCREEN_RATE_LIMIT: "10000000", METRICS_TOKEN },
+    root,
   });
   const savedLog = join(resultsDir, `screen-${stamp}-${kind}-server.log`);
   try {

@@ -1,7 +1,7 @@
 /** bench:webhooks' runs: the bare route, and Warden on one database (set up, loaded, checked). */
 import { call, signUpMerchant, stop, tail } from "../../lib/bench-process.ts";
 import { startBare } from "../bare.ts";
-import { memoryMb } from "../machine.ts";
+import { cpuSeconds, memoryMb } from "../machine.ts";
 import { type DatabaseKind, launchWarden, turnAllRulesOn, type WardenProcess } from "../warden.ts";
 import { load } from "./load.ts";
 import { batchSizes, perStatement } from "./metrics.ts";
@@ -45,8 +45,8 @@ async function setUpMerchant(base: string, dataDir: string): Promise<string> {
 }
 
 /**
- * options.events prebuilt events, with the server's resident memory every 10 s meanwhile and
- * its ingest batch totals (/metrics) read just before.
+ * options.events prebuilt events, with the server's resident memory every 10 s meanwhile, its
+ * ingest batch totals (/metrics) read just before, and the CPU seconds it used for them.
  */
 async function measuredLoad(
   warden: WardenProcess,
@@ -76,9 +76,11 @@ async function measuredLoad(
       console.error(`${label}: RSS ${mb?.toFixed(0)} MB after ${measuredSent} events`);
   }, 10_000);
   const batchesBefore = await batchSizes(warden.base);
+  const cpuBefore = cpuSeconds(child.pid);
   const measured = await load(`${label}: ${options.events} events`, url, next, {
     count: options.events,
   });
+  const cpuAfter = cpuSeconds(child.pid);
   clearInterval(sampler);
   const rssAfter = rssMb(child.pid);
   console.error(
@@ -90,7 +92,9 @@ async function measuredLoad(
     events: options.events,
     samples: rssSamples,
   };
-  return { measured, rss, batchesBefore };
+  const serverCpuSeconds =
+    cpuBefore === null || cpuAfter === null ? null : Number((cpuAfter - cpuBefore).toFixed(2));
+  return { measured, rss, batchesBefore, serverCpuSeconds };
 }
 
 async function measure(warden: WardenProcess) {
@@ -99,7 +103,11 @@ async function measure(warden: WardenProcess) {
   const url = `${base}${path}`;
   const stream = webhookStream(SIGNING_SECRET, kind.slice(0, 2));
   const warmup = await load(`${label}: warm-up`, url, stream.next, { count: options.warmup });
-  const { measured, rss, batchesBefore } = await measuredLoad(warden, url, stream);
+  const { measured, rss, batchesBefore, serverCpuSeconds } = await measuredLoad(
+    warden,
+    url,
+    stream,
+  );
   const batches = perStatement(batchesBefore, await batchSizes(base));
   console.error(
     `${label}: events per statement during the run: read ${batches.read.toFixed(1)}, write ${batches.write.toFixed(1)}`,
@@ -117,6 +125,7 @@ async function measure(warden: WardenProcess) {
     warmup,
     measured,
     rss,
+    serverCpuSeconds,
     batches,
     types: stream.types,
     charges: stream.newest.size,
@@ -127,16 +136,21 @@ async function measure(warden: WardenProcess) {
 
 export type WardenRun = Awaited<ReturnType<typeof measure>>;
 
-/** Warden on one database, its Stripe calls going to the stand-in at stripeUrl. */
+/**
+ * Warden on one database, its Stripe calls going to the stand-in at stripeUrl, run from the
+ * checkout at `root` (default: this one).
+ */
 export async function benchWarden(
   kind: DatabaseKind,
   workDir: string,
   stripeUrl: string,
+  root?: string,
 ): Promise<WardenRun> {
   const warden = await launchWarden(kind, workDir, {
     adminUrl: options.pgAdminUrl,
     databasePrefix: "warden_bench_webhooks",
     env: { STRIPE_API_BASE: stripeUrl, METRICS_TOKEN },
+    root,
   });
   try {
     await warden.ready();

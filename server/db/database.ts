@@ -11,6 +11,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapt
 import pg from "pg";
 import { type ChangeFeed, createLocalChangeFeed, createPostgresChangeFeed } from "./change-feed.ts";
 import { copyTemplate, hasDataDir, openPGlite } from "./embedded.ts";
+import { startAutoAnalyze } from "./embedded-analyze.ts";
 import { PrismaClient } from "./generated/client.ts";
 import { migrateInChildProcess } from "./migrate-child.ts";
 import { migrationNames } from "./migrate-names.ts";
@@ -76,6 +77,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const owned = pglite;
   const adapter = new PrismaPGlite(owned);
+  // No autovacuum embedded: table statistics are kept up to date here (embedded-analyze.ts).
+  const stopAnalyze = startAutoAnalyze(owned, (error) =>
+    console.error(`embedded database: ANALYZE failed: ${(error as Error).message}`),
+  );
   return finishOpen({
     kind: "embedded",
     adapter,
@@ -90,6 +95,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     poolStats: () => null,
     openChangeFeed: createLocalChangeFeed,
     async closeDriver() {
+      await stopAnalyze();
       if (!owned.closed) await owned.close();
     },
   });

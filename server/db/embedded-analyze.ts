@@ -1,0 +1,78 @@
+/**
+ * Table statistics for the embedded database, which has no autovacuum: PGlite runs PostgreSQL
+ * in single-user mode, so nothing ever runs ANALYZE, and every table keeps the statistics of
+ * the empty template it was copied from. The planner then takes every index as equally cheap,
+ * and the plans it keeps for the prepared hot-path statements pick one at random: the Stripe
+ * read looked a charge up through the card index, filtering the account's every row by
+ * charge id (EXPLAIN in the server: 3,168 rows read to find one, 45 ms a batch), and the
+ * webhook rate fell as the table grew (618 events/s for the first 1,000, 213/s over 5,000).
+ *
+ * So this does what autovacuum's analyze does on PostgreSQL: every few seconds it compares
+ * each table's size on disk with the size its statistics were taken at (pg_class.relpages),
+ * and analyzes those that grew by a tenth or more (PostgreSQL's own threshold is a tenth of
+ * the rows changed; PGlite does not count changes, its pg_stat views stay at zero, so growth
+ * on disk stands in for them). ANALYZE invalidates the plans kept for the table, so the
+ * prepared statements are planned again on the new figures. A check reads only pg_class and
+ * the files' sizes; an ANALYZE samples at most 30,000 rows, so it costs milliseconds on a
+ * young table and stays bounded on a large one, which grows by a tenth rarely.
+ */
+
+/** What this needs of PGlite: one query at a time, as PGlite runs them. */
+type Queryable = { query<T>(text: string): Promise<{ rows: T[] }>; readonly closed?: boolean };
+
+/** Tables grown by more than this fraction since their statistics are analyzed again. */
+export const GROWTH = 0.1;
+
+/** How often the sizes are checked. */
+const CHECK_MS = 5_000;
+
+/**
+ * Each table of the public schema: its size now and at its last ANALYZE, in pages.
+ * relpages is -1/0 for a table never analyzed (a template copy): any page makes it grow.
+ */
+const SIZES = `
+  SELECT c.relname AS "name", greatest(c.relpages, 0)::int AS "analyzed",
+    (pg_relation_size(c.oid) / current_setting('block_size')::int)::int AS "pages"
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = 'public' AND c.relkind = 'r'`;
+
+type Size = { name: string; analyzed: number; pages: number };
+
+/** The tables whose statistics are out of date: grown by more than GROWTH since analyzed. */
+export function staleTables(sizes: readonly Size[]): string[] {
+  return sizes
+    .filter(({ analyzed, pages }) => pages > 0 && pages > analyzed * (1 + GROWTH))
+    .map(({ name }) => name);
+}
+
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** Analyzes every table that grew; the names of those analyzed. */
+export async function analyzeGrown(db: Queryable): Promise<string[]> {
+  const stale = staleTables((await db.query<Size>(SIZES)).rows);
+  for (const name of stale) await db.query(`ANALYZE ${quoted(name)}`);
+  return stale;
+}
+
+/**
+ * Checks every CHECK_MS (unref'd: it never keeps the process alive) until the returned stop
+ * is called or the database is closed; stop waits for a check under way. A failed check is
+ * reported to `onError` and the next one runs as usual.
+ */
+export function startAutoAnalyze(
+  db: Queryable,
+  onError: (error: unknown) => void = () => {},
+  intervalMs = CHECK_MS,
+): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    running = running.then(() => (stopped || db.closed ? null : analyzeGrown(db).catch(onError)));
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}

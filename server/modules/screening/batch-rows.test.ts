@@ -20,17 +20,48 @@ const request = (probes: Probe[], history: CountRequest["history"] = null): Coun
 });
 
 describe("countInput", () => {
-  it.each([
-    { keyedOnly: false, legacy: "l-a" },
-    { keyedOnly: true, legacy: null },
-  ])(
-    "asks legacy digests only of accounts that may hold them (keyed only: $keyedOnly)",
-    ({ keyedOnly, legacy }) => {
-      const { probes } = countInput([request([probe("a")])], () => keyedOnly);
-      expect(probes).toHaveLength(1);
-      expect(probes[0]).toMatchObject({ i: 0, n: 0, a: "acct", v: "v-a", l: legacy, m: "count" });
-    },
-  );
+  it("asks legacy digests of an account that may hold them, with its digest key", () => {
+    const { probes, keyed } = countInput([request([probe("a")])], () => false);
+    expect(keyed).toBe(false);
+    expect(probes).toHaveLength(1);
+    expect(probes[0]).toMatchObject({
+      i: 0,
+      n: 0,
+      a: "acct",
+      k: "k",
+      v: "v-a",
+      l: "l-a",
+      m: "count",
+    });
+  });
+
+  it("sends a batch of keyed-only accounts without legacy digests or digest key (KEYED_COUNT)", () => {
+    const { probes, keyed } = countInput([request([probe("a")])], () => true);
+    expect(keyed).toBe(true);
+    expect(probes).toEqual([
+      {
+        i: 0,
+        n: 0,
+        a: "acct",
+        kind: "ip",
+        v: "v-a",
+        s: expect.any(String),
+        t: null,
+        nb: false,
+        p: null,
+        u: null,
+        x: null,
+        m: "count",
+      },
+    ]);
+  });
+
+  it("sends the full form when any account of the batch may hold legacy rows", () => {
+    const requests = [request([probe("a")]), { ...request([probe("b")]), accountId: "old" }];
+    const { probes, keyed } = countInput(requests, (accountId) => accountId !== "old");
+    expect(keyed).toBe(false);
+    expect(probes.map((p) => "l" in p && p.l)).toEqual([null, "l-b"]);
+  });
 
   it("asks a history question per screening that has one, indexed by its screening", () => {
     const history = { email: "a@b.c", card: null, since: 5 };

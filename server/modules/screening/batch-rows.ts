@@ -12,6 +12,7 @@ import type {
   EventItem,
   HistoryItem,
   InsertItem,
+  KeyedCountItem,
   ScreeningColumns,
 } from "./screening.sql.ts";
 
@@ -76,40 +77,50 @@ export type CountRequest = {
 
 /**
  * COUNT's JSON input for a batch: one item per probe, one per history question. An account
- * known to hold no rows stored before keyed digests is asked no legacy lookup.
+ * known to hold no rows stored before keyed digests is asked no legacy lookup; when no account
+ * of the batch holds any, the batch is `keyed` and its probes are KEYED_COUNT's (no digest key,
+ * no legacy digests: a third less to send and parse).
  */
 export function countInput(
   requests: readonly CountRequest[],
   keyedOnly: (accountId: string) => boolean,
-) {
-  const probes: CountItem[] = [];
+): { probes: CountItem[] | KeyedCountItem[]; history: HistoryItem[]; keyed: boolean } {
+  const keyed = requests.every((r) => keyedOnly(r.accountId));
+  const probes: (CountItem | KeyedCountItem)[] = [];
   const history: HistoryItem[] = [];
   for (const [i, r] of requests.entries()) {
     const legacy = !keyedOnly(r.accountId);
     for (const [n, probe] of r.probes.entries()) {
-      probes.push({
+      const item: KeyedCountItem = {
         i,
         n,
         a: r.accountId,
-        k: r.key,
         kind: probe.kind,
         v: probe.value,
-        l: legacy ? (probe.legacy ?? null) : null,
         s: probe.since.toISOString(),
         t: probe.types ?? null,
         nb: probe.notBlocked ?? false,
         p: probe.promo ?? null,
-        lp: legacy ? (probe.legacyPromo ?? null) : null,
         u: probe.user ?? null,
-        lu: legacy ? (probe.legacyUser ?? null) : null,
         x: probe.except ?? null,
         m: probe.measure,
-      });
+      };
+      probes.push(
+        keyed
+          ? item
+          : {
+              ...item,
+              k: r.key,
+              l: legacy ? (probe.legacy ?? null) : null,
+              lp: legacy ? (probe.legacyPromo ?? null) : null,
+              lu: legacy ? (probe.legacyUser ?? null) : null,
+            },
+      );
     }
     const h = r.history;
     if (h) history.push({ i, a: r.accountId, e: h.email, c: h.card, s: h.since });
   }
-  return { probes, history };
+  return { probes: probes as CountItem[] | KeyedCountItem[], history, keyed };
 }
 
 /** COUNT's rows read back per screening of the batch, in order. */

@@ -25,6 +25,9 @@ import {
   type CountRow,
   INSERT,
   INSERT_WITH_EVENTS,
+  KEYED_COUNT,
+  KEYED_STORE_AND_COUNT,
+  KEYED_STORE_AND_COUNT_WITH_EVENTS,
   LEGACY_ROWS,
   STORE_AND_COUNT,
   STORE_AND_COUNT_WITH_EVENTS,
@@ -99,12 +102,14 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
   const repo = {
     /** Every probe's answer and Stripe history, for a batch of screenings, in one statement. */
     async countBatch(requests: readonly CountRequest[]): Promise<Counted[]> {
-      const { probes, history } = countInput(requests, keyedOnly);
+      const { probes, history, keyed } = countInput(requests, keyedOnly);
       if (probes.length === 0 && history.length === 0) return countedOf(requests, []);
-      const rows = await sql.prepared<CountRow>(countName(requests.length), COUNT, [
-        JSON.stringify(probes),
-        JSON.stringify(history),
-      ]);
+      const name = countName(requests.length);
+      const rows = await sql.prepared<CountRow>(
+        keyed ? `keyed-${name}` : name,
+        keyed ? KEYED_COUNT : COUNT,
+        [JSON.stringify(probes), JSON.stringify(history)],
+      );
       return countedOf(requests, rows);
     },
 
@@ -125,17 +130,23 @@ export function createScreeningRepository(prisma: PrismaClient, sql: SqlRunner) 
         await repo.storeBatch(screenings, ids, events);
         return [];
       }
-      const { probes, history } = countInput(requests, keyedOnly);
+      const { probes, history, keyed } = countInput(requests, keyedOnly);
       const items = screenings.map((s, i) => insertItem(ids[i] as string, s));
-      const name = countName(requests.length).replace("count", "cycle");
+      const cycle = countName(requests.length).replace("count", "cycle");
+      const name = keyed ? `keyed-${cycle}` : cycle;
       const params = [JSON.stringify(probes), JSON.stringify(history), JSON.stringify(items)];
       const rows =
         events.length === 0
-          ? await sql.prepared<CountRow>(name, STORE_AND_COUNT, params)
-          : await sql.prepared<CountRow>(`${name}-events`, STORE_AND_COUNT_WITH_EVENTS, [
-              ...params,
-              JSON.stringify(eventItems(events)),
-            ]);
+          ? await sql.prepared<CountRow>(
+              name,
+              keyed ? KEYED_STORE_AND_COUNT : STORE_AND_COUNT,
+              params,
+            )
+          : await sql.prepared<CountRow>(
+              `${name}-events`,
+              keyed ? KEYED_STORE_AND_COUNT_WITH_EVENTS : STORE_AND_COUNT_WITH_EVENTS,
+              [...params, JSON.stringify(eventItems(events))],
+            );
       return countedOf(requests, rows);
     },
 

@@ -9,9 +9,9 @@ import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
+import { startAutoAnalyze } from "./auto-analyze.ts";
 import { type ChangeFeed, createLocalChangeFeed, createPostgresChangeFeed } from "./change-feed.ts";
 import { copyTemplate, hasDataDir, openPGlite } from "./embedded.ts";
-import { startAutoAnalyze } from "./embedded-analyze.ts";
 import { PrismaClient } from "./generated/client.ts";
 import { migrateInChildProcess } from "./migrate-child.ts";
 import { migrationNames } from "./migrate-names.ts";
@@ -128,6 +128,13 @@ async function openPostgres(url: string): Promise<Database> {
     : [];
   const { PrismaPg } = await import("@prisma/adapter-pg");
   const pool = guarded(new pg.Pool(pgPoolConfig(url)));
+  // Autovacuum analyzes a table a minute or more after it changed; a new install's prepared
+  // statements are planned before that, on empty tables (auto-analyze.ts).
+  const stopAnalyze = startAutoAnalyze(
+    { query: async <T>(text: string) => ({ rows: (await pool.query(text)).rows as T[] }) },
+    (error) => console.error(`database: ANALYZE failed: ${(error as Error).message}`),
+    { sampled: false },
+  );
   // Screening batches run one at a time (screening-batches.ts): a few connections suffice.
   const screeningPool = guarded(
     new pg.Pool({ ...pgPoolConfig(url, "-c synchronous_commit=off"), max: 4 }),
@@ -142,6 +149,7 @@ async function openPostgres(url: string): Promise<Database> {
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     openChangeFeed: (log) => createPostgresChangeFeed(url, log),
     async closeDriver() {
+      await stopAnalyze();
       await Promise.all([pool.end(), screeningPool.end()]);
     },
   });

@@ -19,6 +19,19 @@
  *   event, and every event stored and applied, read from its database afterwards.
  * --only screen|webhooks runs one half.
  *
+ * --profile: where the time went. Every Warden server (screening and webhooks, base and head,
+ * each database) runs with `--cpu-prof` into bench/results/<stamp>-profiles/
+ * <tree>-<db>-<half>-r<round>/ (V8 writes the file as the server exits on SIGTERM). Each
+ * profile is split into phases, each sample to the innermost phase on its stack
+ * (compare/phases.ts: parse and validate, policy, features, identities, counts, links,
+ * signals and score, the rows to write, the statement that stores one batch and counts the
+ * next, events, live notifications, HTTP, JSON, Prisma, GC, ...; the embedded database's
+ * WebAssembly runs on the server's thread and goes to the statement that ran it). After the
+ * tables, per database and half: each phase's CPU ms per 2xx answer the server gave over its
+ * life (fill and loads; per webhook event for the webhooks), base and head (medians over the
+ * rounds) and head − base; in the results file too (`phaseTables`, and each turn's `phases`).
+ * Profiling slows the servers: read the phases against each other, not the throughputs.
+ *
  * Prints, per database, a Markdown table: each figure's median over the rounds for base and
  * head with its range, the median of the per-round ratios head/base with theirs, and for
  * throughputs each as a share of that round's bare route (compare/report.ts); the machine
@@ -31,14 +44,33 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { options } from "./bench/compare/options.ts";
+import { PHASE, phaseTable } from "./bench/compare/phases.ts";
+import { medianPhases } from "./bench/compare/profiles.ts";
 import { compareTable, summarize } from "./bench/compare/report.ts";
-import { runRounds, turnProblems } from "./bench/compare/rounds.ts";
+import { runRounds, type Turn, turnProblems } from "./bench/compare/rounds.ts";
 import { prepareTrees } from "./bench/compare/trees.ts";
 import { loadAverage, machineLine, machine as thisMachine } from "./bench/machine.ts";
 import { runBench } from "./bench/main.ts";
 import { databaseLabel } from "./bench/warden.ts";
 import { cleanups, ROOT } from "./lib/bench-process.ts";
 import { startStripeStandIn } from "./lib/stripe-stand-in.ts";
+
+/** Per database and half, each phase's CPU ms per answer: base and head, medians over the rounds. */
+function phaseTablesOf(turns: Turn[]) {
+  return options.databases.flatMap((database) =>
+    (["screen", "webhooks"] as const)
+      .filter((half) => options.run[half])
+      .map((half) => {
+        const of = (tree: "base" | "head") =>
+          medianPhases(
+            turns
+              .filter((turn) => turn.database === database && turn.tree === tree)
+              .map((turn) => turn.phases?.[half]),
+          );
+        return { database, half, base: of("base"), head: of("head") };
+      }),
+  );
+}
 
 /** What the tables measured, printed under them. */
 function notes(): string {
@@ -69,13 +101,16 @@ async function main() {
 
   const machine = thisMachine();
   console.error(`${machineLine(machine)}`);
-  const { rounds, turns } = await runRounds(trees, workDir, stripe?.url ?? "");
+  const profilesDir = options.profile ? join(resultsDir, `${stamp}-profiles`) : null;
+  if (profilesDir) await mkdir(profilesDir, { recursive: true });
+  const { rounds, turns } = await runRounds(trees, workDir, stripe?.url ?? "", profilesDir);
   const loadavgAtEnd = loadAverage();
 
   const tables = options.databases.map((database) => {
     const label = databaseLabel(database);
     return { database, rows: summarize(rounds, database), label };
   });
+  const phaseTables = profilesDir ? phaseTablesOf(turns) : null;
   const file = join(resultsDir, `compare-${stamp}.json`);
   const results = {
     date: started.toISOString(),
@@ -85,6 +120,7 @@ async function main() {
     options,
     rounds,
     tables,
+    ...(phaseTables && { profiles: profilesDir, phaseTables }),
     turns,
   };
   await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
@@ -92,6 +128,20 @@ async function main() {
   const commits = `base ${trees.base.sha} (${trees.base.rev}), head ${trees.head.sha}${trees.head.label.endsWith("+dirty") ? " with uncommitted changes" : ""} (${trees.head.rev})`;
   console.log(`\n${commits}\n${machineLine(machine)}; at the end ${loadavgAtEnd.join(" ")}\n`);
   for (const { label, rows } of tables) console.log(`${compareTable(label, rows)}\n`);
+  for (const { database, half, base, head } of phaseTables ?? []) {
+    const title = `${databaseLabel(database)}, ${half === "screen" ? "screening" : "webhooks"}: CPU by phase`;
+    console.log(
+      `${phaseTable(title, half === "screen" ? "a screening" : "an event", base, head)}\n`,
+    );
+  }
+  if (phaseTables)
+    console.log(
+      `Phases: each server's CPU profile (${profilesDir}), each sample to the innermost phase on its stack ` +
+        `(scripts/bench/compare/phases.ts), over the 2xx answers it gave (fill and loads; warm-up and events), ` +
+        `the median over the rounds. "${PHASE.statement}": the one statement that stores a batch and counts the next ` +
+        "(its JSON parameters; embedded: the database's own work, indexes included). On PostgreSQL the database's " +
+        "work is in its own process, not here. Profiling slows the servers.\n",
+    );
   console.log(`${notes()}\nResults: ${file}`);
 
   const screenErrors = turns.reduce((n, turn) => n + (turn.screen?.errors ?? 0), 0);

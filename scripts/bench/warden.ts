@@ -54,7 +54,8 @@ export function databaseKinds(db: string | undefined): DatabaseKind[] {
 
 /**
  * Starts Warden on a free port of 127.0.0.1 with `env` added, from the checkout at
- * `options.root` (default: this one); call `ready()` before use.
+ * `options.root` (default: this one), with `options.nodeArgs` added to its Node flags; call
+ * `ready()` before use.
  */
 export async function launchWarden(
   kind: DatabaseKind,
@@ -64,6 +65,7 @@ export async function launchWarden(
     databasePrefix: string;
     env: Record<string, string>;
     root?: string;
+    nodeArgs?: readonly string[];
   },
 ): Promise<WardenProcess> {
   const dataDir = await mkdtemp(join(workDir, `${kind}-`));
@@ -89,7 +91,14 @@ export async function launchWarden(
   const logFile = join(workDir, `${kind}-server.log`);
   const label = databaseLabel(kind);
   console.error(`\n${label}: starting Warden on ${base}`);
-  const child = start(`Warden (${kind})`, "server/main.ts", env, logFile, options.root);
+  const child = start(
+    `Warden (${kind})`,
+    "server/main.ts",
+    env,
+    logFile,
+    options.root,
+    options.nodeArgs,
+  );
   return {
     kind,
     label,

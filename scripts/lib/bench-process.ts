@@ -28,15 +28,22 @@ export const cleanups: (() => Promise<void>)[] = [];
  * first if its sources changed): under tsx every function expression also goes through
  * esbuild's keep-names helper, which cost the backtest ~5 % of its CPU that users never pay.
  * BENCH_FROM_SOURCE=1 runs the sources with tsx instead; other scripts always do. `root` is the
- * checkout the script runs from (bench:compare runs an older commit's server from its worktree).
+ * checkout the script runs from (bench:compare runs an older commit's server from its worktree);
+ * `nodeArgs` are more Node flags for this one process (bench:compare --profile: its own
+ * --cpu-prof-dir).
  */
-export function nodeCommand(script: string, root = ROOT): string[] {
+export function nodeCommand(
+  script: string,
+  root = ROOT,
+  nodeArgs: readonly string[] = [],
+): string[] {
   const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
   const flags = [
     "--max-semi-space-size=4",
     "--heap-growing-percent=50",
     "--liftoff-only",
     ...extra,
+    ...nodeArgs,
   ];
   if (script === "server/main.ts" && !process.env.BENCH_FROM_SOURCE && builtServer(root)) {
     return [...flags, "dist/server/main.js"];
@@ -64,16 +71,20 @@ export function builtServer(root = ROOT): boolean {
   return ok;
 }
 
-/** Starts `script` as its own process from the checkout at `root` (default: this one). */
+/**
+ * Starts `script` as its own process from the checkout at `root` (default: this one), with
+ * `nodeArgs` added to its Node flags.
+ */
 export function start(
   name: string,
   script: string,
   env: Record<string, string>,
   logFile: string,
   root = ROOT,
+  nodeArgs: readonly string[] = [],
 ) {
   const log = openSync(logFile, "a");
-  const child = spawn(process.execPath, nodeCommand(script, root), {
+  const child = spawn(process.execPath, nodeCommand(script, root, nodeArgs), {
     cwd: root,
     // npm start's environment too (package.json): two malloc arenas, unless the caller says.
     env: { MALLOC_ARENA_MAX: "2", ...baseEnv(), ...env },

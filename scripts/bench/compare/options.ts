@@ -9,7 +9,9 @@ import { options as screenOptions } from "../screen/options.ts";
 import { databaseKinds } from "../warden.ts";
 import { options as webhooksOptions } from "../webhooks/options.ts";
 
-const args = flags();
+// --profile takes no value: taken out first, so flags() does not read the next flag as one.
+const profile = process.argv.includes("--profile");
+const args = flags(process.argv.slice(2).filter((arg) => arg !== "--profile"));
 
 /** Which halves run: `--only screen|webhooks`, default both. */
 function halves(only: string | undefined) {
@@ -24,7 +26,7 @@ if (!args.base) {
   console.error(
     "usage: npm run bench:compare -- --base <rev> [--head <rev>] [--rounds 3] [--db postgres|embedded]\n" +
       "         [--only screen|webhooks] [--duration 8] [--fill 10000] [--events 10000]\n" +
-      "         [--connections 32] [--rate 1000]",
+      "         [--connections 32] [--rate 1000] [--profile]",
   );
   process.exit(2);
 }
@@ -44,6 +46,8 @@ export const options = {
   warmup: Number(args.warmup ?? 1000),
   /** bench:webhooks' own default: its closed loop is not the screening's. */
   webhookConnections: Number(args["webhook-connections"] ?? 16),
+  /** Each Warden server writes a CPU profile, split into phases after its turn (profiles.ts). */
+  profile,
 };
 
 for (const [name, value] of Object.entries(options)) {

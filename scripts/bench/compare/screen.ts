@@ -69,18 +69,23 @@ export type ScreenRun = ScreenLoads & {
   errors: number;
 };
 
-/** One screening server from `root` on `kind`: started, set up, filled, loaded, stopped. */
+/**
+ * One screening server from `root` on `kind` (`nodeArgs` added to its Node flags): started,
+ * set up, filled, loaded, stopped.
+ */
 export async function screenRun(
   label: string,
   root: string,
   kind: DatabaseKind,
   workDir: string,
+  nodeArgs: readonly string[] = [],
 ): Promise<ScreenRun> {
   const warden = await launchWarden(kind, workDir, {
     adminUrl: BENCH_ADMIN_URL,
     databasePrefix: "warden_bench_compare",
     env: { SCREEN_RATE_LIMIT: "10000000" },
     root,
+    nodeArgs,
   });
   try {
     await warden.ready();

@@ -138,19 +138,21 @@ export type WardenRun = Awaited<ReturnType<typeof measure>>;
 
 /**
  * Warden on one database, its Stripe calls going to the stand-in at stripeUrl, run from the
- * checkout at `root` (default: this one).
+ * checkout at `root` (default: this one) with `nodeArgs` added to its Node flags.
  */
 export async function benchWarden(
   kind: DatabaseKind,
   workDir: string,
   stripeUrl: string,
   root?: string,
+  nodeArgs?: readonly string[],
 ): Promise<WardenRun> {
   const warden = await launchWarden(kind, workDir, {
     adminUrl: options.pgAdminUrl,
     databasePrefix: "warden_bench_webhooks",
     env: { STRIPE_API_BASE: stripeUrl, METRICS_TOKEN },
     root,
+    nodeArgs,
   });
   try {
     await warden.ready();

@@ -77,7 +77,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const owned = pglite;
   const adapter = new PrismaPGlite(owned);
-  // No autovacuum embedded: table statistics are kept up to date here (embedded-analyze.ts).
+  // No autovacuum embedded: table statistics are kept up to date here (auto-analyze.ts).
   const stopAnalyze = startAutoAnalyze(owned, (error) =>
     console.error(`embedded database: ANALYZE failed: ${(error as Error).message}`),
   );

@@ -24,11 +24,11 @@
  * session of its own, with the usual statistics target, while the others go on.
  */
 
-/** What this needs of PGlite: one query at a time, as PGlite runs them. */
+/** What this needs of the database: a query (PGlite itself, or a PostgreSQL pool). */
 type Queryable = { query<T>(text: string): Promise<{ rows: T[] }>; readonly closed?: boolean };
 
 /** Tables grown by more than this fraction since their statistics are analyzed again. */
-export const GROWTH = 0.1;
+const GROWTH = 0.1;
 
 /** How often the sizes are checked. */
 const CHECK_MS = 5_000;
@@ -51,11 +51,7 @@ const SIZES = `
 type Size = { name: string; analyzed: number; pages: number; indexed?: string[] };
 
 /** The tables whose statistics are out of date: grown by more than GROWTH since analyzed. */
-export function staleTables(sizes: readonly Size[]): string[] {
-  return staleSizes(sizes).map(({ name }) => name);
-}
-
-const staleSizes = (sizes: readonly Size[]) =>
+export const staleTables = (sizes: readonly Size[]) =>
   sizes.filter(({ analyzed, pages }) => pages > 0 && pages > analyzed * (1 + GROWTH));
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -86,17 +82,13 @@ const TARGET = 10;
  * analyzes in a session of its own while others go on, with its usual target.
  */
 export async function analyzeGrown(db: Queryable, sampled = true): Promise<string[]> {
-  const stale = staleSizes((await db.query<Size>(SIZES)).rows);
+  const stale = staleTables((await db.query<Size>(SIZES)).rows);
   if (stale.length === 0) return [];
-  if (!sampled) {
-    for (const size of stale) await db.query(analyzeStatement(size));
-    return stale.map(({ name }) => name);
-  }
-  await db.query(`SET default_statistics_target = ${TARGET}`);
+  if (sampled) await db.query(`SET default_statistics_target = ${TARGET}`);
   try {
     for (const size of stale) await db.query(analyzeStatement(size));
   } finally {
-    await db.query("RESET default_statistics_target");
+    if (sampled) await db.query("RESET default_statistics_target");
   }
   return stale.map(({ name }) => name);
 }

@@ -19,7 +19,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { cleanup, ROOT } from "./lib/bench-process.ts";
 import { flags, progressBar } from "./lib/progress.ts";
 import { runMain } from "./lib/run-main.ts";
@@ -45,7 +45,8 @@ const events = Number(args.events ?? 2500);
 const hours = Number(args.hours ?? 1);
 const template = args.template ?? "each,all";
 const jobs = Math.max(1, Number(args.jobs ?? Math.min(2, availableParallelism())));
-const dir = args.dir ?? "bench/results/worlds";
+// Relative to the repository (where simulate runs), or absolute.
+const dir = resolve(ROOT, args.dir ?? "bench/results/worlds");
 const reuse = process.argv.includes("--reuse");
 
 /** "default,random-3..5" → default, random-3, random-4, random-5. */
@@ -72,7 +73,7 @@ function seedOf(world: string): number {
 async function play(world: string): Promise<WorldRun> {
   const seed = seedOf(world);
   const out = join(dir, `${world}-${seed}.json`);
-  if (reuse && existsSync(join(ROOT, out))) return read(world, seed, out);
+  if (reuse && existsSync(out)) return read(world, seed, out);
   const argv = [
     ...["--import", "tsx", "scripts/simulate.ts"],
     ...["--world", world, "--seed", String(seed), "--events", String(events)],
@@ -87,14 +88,14 @@ async function play(world: string): Promise<WorldRun> {
 }
 
 async function read(world: string, seed: number, out: string): Promise<WorldRun> {
-  const report = JSON.parse(await readFile(join(ROOT, out), "utf8")) as {
+  const report = JSON.parse(await readFile(out, "utf8")) as {
     figures: ConfigurationFigures[];
   };
   return { world, seed, figures: report.figures };
 }
 
 async function main() {
-  await mkdir(join(ROOT, dir), { recursive: true });
+  await mkdir(dir, { recursive: true });
   const bar = progressBar(`${worlds.length} worlds`);
   const runs: WorldRun[] = new Array(worlds.length);
   let next = 0;
@@ -128,7 +129,7 @@ async function main() {
     ...runs.filter((r) => !r.world.startsWith("random-")).map((r) => `## ${worldTable(r)}\n`),
   ];
   const report = sections.join("\n");
-  await writeFile(join(ROOT, dir, "worlds.md"), `${report}\n`);
+  await writeFile(join(dir, "worlds.md"), `${report}\n`);
   console.log(report);
   console.error(`\nreport: ${join(dir, "worlds.md")}`);
 }

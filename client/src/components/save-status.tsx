@@ -1,5 +1,16 @@
-/** The line under an auto-saved list: saving, or the error that put the last change back. */
-export function SaveStatus({ saving, error }: { saving: boolean; error: string | null }) {
+/**
+ * The line under an auto-saved list or a saved form: saving, "Saved" once the newest change is
+ * stored, or the error that put the last change back.
+ */
+export function SaveStatus({
+  saving,
+  saved = false,
+  error,
+}: {
+  saving: boolean;
+  saved?: boolean;
+  error: string | null;
+}) {
   if (error) {
     return (
       <p className="message error" role="alert">
@@ -9,7 +20,7 @@ export function SaveStatus({ saving, error }: { saving: boolean; error: string |
   }
   return (
     <p className="save-status" role="status">
-      {saving ? "Saving…" : ""}
+      {saving ? "Saving…" : saved ? "Saved" : ""}
     </p>
   );
 }

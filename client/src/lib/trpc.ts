@@ -20,8 +20,24 @@ export function makeTrpcClient() {
   });
 }
 
+/** What a person reads when the browser could not reach the server at all. */
+export const NETWORK_ERROR = "Can't reach Warden — check your connection and try again.";
+
+/**
+ * A request that never got an answer: fetch rejects with a TypeError whose words depend on
+ * the browser ("Failed to fetch", "NetworkError when attempting…", "Load failed").
+ */
+function isNetworkFailure(error: unknown): boolean {
+  const cause = error instanceof TRPCClientError ? error.cause : error;
+  return (
+    cause instanceof TypeError &&
+    /failed to fetch|networkerror|load failed|network request failed/i.test(cause.message)
+  );
+}
+
 /** The message to show a person for a failed call. */
 export function errorMessage(error: unknown): string {
+  if (isNetworkFailure(error)) return NETWORK_ERROR;
   if (error instanceof TRPCClientError) return error.message;
   if (error instanceof Error && error.message) return error.message;
   return "Something went wrong. Please try again.";

@@ -19,6 +19,8 @@ export function useAutosave<T extends object>({ data, save, onSaved }: Options<T
   const [local, setLocal] = useState<T | null>(null);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // True once the newest change is stored, until the next one: the page says "Saved".
+  const [saved, setSaved] = useState(false);
   const latest = useRef<T | null>(null);
   const confirmed = useRef<T | null>(null);
   const running = useRef(false);
@@ -42,6 +44,7 @@ export function useAutosave<T extends object>({ data, save, onSaved }: Options<T
             confirmed.current = stored;
             setLocal(stored);
             onSavedRef.current?.(stored);
+            setSaved(true);
           }
         } catch (failure) {
           latest.current = confirmed.current;
@@ -65,10 +68,11 @@ export function useAutosave<T extends object>({ data, save, onSaved }: Options<T
       latest.current = next;
       setLocal(next);
       setError(null);
+      setSaved(false);
       void flush();
     },
     [data, flush],
   );
 
-  return { value: local ?? data, update, saving, error };
+  return { value: local ?? data, update, saving, saved, error };
 }

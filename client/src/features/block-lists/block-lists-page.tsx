@@ -192,7 +192,7 @@ function BlocklistEditor() {
           {countries.length === 0 && <li>No country matches “{filter}”.</li>}
         </ul>
       </section>
-      <SaveStatus saving={blocklist.saving} error={blocklist.error} />
+      <SaveStatus saving={blocklist.saving} saved={blocklist.saved} error={blocklist.error} />
     </>
   );
 }

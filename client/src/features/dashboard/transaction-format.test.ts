@@ -3,7 +3,6 @@ import {
   formatAction,
   formatAmount,
   formatBlockedBy,
-  formatBlockingRules,
   formatCreated,
   formatCurrency,
   formatReason,
@@ -46,23 +45,20 @@ describe("dashboard formatting", () => {
   });
 
   it.each([
-    ["Stripe", "Stripe"],
-    ["Custom Rule", "Custom Rule"],
-    [null, "-"],
-  ])("blocked by %j → %s", (blockedBy, shown) => {
-    expect(formatBlockedBy(blockedBy)).toBe(shown);
-  });
-
-  it.each([
-    [["Too high risk level with threshold"], "Too high risk level with threshold"],
+    ["Stripe", [], "Stripe"],
+    // A built-in rule is named, never "Custom Rule".
+    ["Custom Rule", ["Too high risk level with threshold"], "Too high risk level with threshold"],
     [
+      "Custom Rule",
       ["Too high risk level with threshold", "Country blocked"],
       "Too high risk level with threshold, Country blocked",
     ],
-    [[], null],
-    [undefined, null],
-  ])("blocking rules %j → %j", (rules, shown) => {
-    expect(formatBlockingRules(rules)).toBe(shown);
+    // Acted on before the rule's key was kept: no name to give.
+    ["Custom Rule", [], "Custom Rule"],
+    [null, [], "-"],
+    [undefined, undefined, "-"],
+  ] as const)("blocked by %j with rules %j → %s", (blockedBy, rules, shown) => {
+    expect(formatBlockedBy(blockedBy, rules)).toBe(shown);
   });
 
   it.each([

@@ -22,13 +22,17 @@ export function formatReason(reason: string | null | undefined): string {
   return reason?.trim() ? reason : DASH;
 }
 
-export function formatBlockedBy(blockedBy: string | null | undefined): string {
+/**
+ * Who blocked a charge: "Stripe", or the names of Warden's rules that blocked it (every rule
+ * is one of Warden's own: "Custom Rule" stays only where no rule is known, as for charges
+ * acted on before the rule was kept); a dash when nothing blocked it.
+ */
+export function formatBlockedBy(
+  blockedBy: string | null | undefined,
+  rules: readonly string[] = [],
+): string {
+  if (blockedBy === "Custom Rule" && rules.length > 0) return rules.join(", ");
   return blockedBy || DASH;
-}
-
-/** The names of the rules that blocked a charge, under "Custom Rule"; null when none is known. */
-export function formatBlockingRules(rules: readonly string[] | undefined): string | null {
-  return rules?.length ? rules.join(", ") : null;
 }
 
 /** Failed and blocked red; succeeded and authorized green; anything else gray (spec §4). */

@@ -7,7 +7,6 @@ import {
   formatAction,
   formatAmount,
   formatBlockedBy,
-  formatBlockingRules,
   formatCreated,
   formatCurrency,
   formatReason,
@@ -54,7 +53,6 @@ function TransactionRow({
   onFlip(): void;
 }) {
   const action = row.action && formatAction(row.action);
-  const blockingRules = formatBlockingRules(row.blocked_by_rules);
   return (
     <tr data-charge={row.id} className={open ? "card-row open" : "card-row"}>
       <td className="tx-id">
@@ -99,12 +97,7 @@ function TransactionRow({
         </span>
       </td>
       <td className="tx-blocked-by" data-label="Blocked by">
-        {formatBlockedBy(row.blocked_by)}
-        {blockingRules && (
-          <span className="blocking-rules" data-cell="blocking-rules">
-            {blockingRules}
-          </span>
-        )}
+        {formatBlockedBy(row.blocked_by, row.blocked_by_rules)}
         {action && (
           <span className={`action-badge tone-${action.tone}`} data-cell="action">
             {action.text}

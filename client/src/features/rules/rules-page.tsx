@@ -169,7 +169,11 @@ function RulesEditor() {
           />
         </section>
       ))}
-      <SaveStatus saving={rules.saving} error={rules.error} />
+      <SaveStatus
+        saving={rules.saving || templates.saving}
+        saved={rules.saved || templates.saved}
+        error={rules.error}
+      />
       {templates.error && <SaveStatus saving={false} error={templates.error} />}
       <BacktestPanel
         settings={(): BacktestRun | null => {

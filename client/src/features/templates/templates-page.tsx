@@ -55,7 +55,7 @@ function TemplatesEditor() {
           return template && <TemplatePresets template={template} />;
         }}
       />
-      <SaveStatus saving={templates.saving} error={templates.error} />
+      <SaveStatus saving={templates.saving} saved={templates.saved} error={templates.error} />
     </section>
   );
 }

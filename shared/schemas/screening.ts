@@ -143,6 +143,13 @@ export const ZScreenResult = z.object({
    * id on allow list, added by … on …". What the rules found is then in `monitored`.
    */
   allowed: ZAllowed.optional(),
+  /**
+   * Only when the score did not act although it reached the level Warden acts at for the
+   * event type (its shipped review or block threshold), because no threshold is in force for
+   * the type: "score 100, not acted on: no threshold for signups; set one or turn on a
+   * template" (shared/score/score-note.ts). The decision stands as the rules made it.
+   */
+  score_note: z.string().optional(),
 });
 export type ScreenResult = z.infer<typeof ZScreenResult>;
 

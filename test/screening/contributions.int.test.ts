@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Prisma } from "../../server/db/generated/client.ts";
 import type { ReviewItem, ScreeningDetail } from "../../shared/schemas/review.ts";
 import type { Contribution } from "../../shared/schemas/screening.ts";
+import { TEMPLATE_KEYS } from "../../shared/schemas/templates.ts";
 import type { Weights } from "../../shared/score/weights.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { TestClient } from "../helpers/http-client.ts";
@@ -29,6 +30,8 @@ const SIGNALLED = {
   ip: "51.15.0.1",
   user_agent: "python-requests/2.31",
 } as const;
+
+const TEMPLATES_OFF = Object.fromEntries(TEMPLATE_KEYS.map((key) => [key, false]));
 
 const sum = (parts: readonly Contribution[]) => parts.reduce((total, c) => total + c.points, 0);
 
@@ -195,6 +198,44 @@ describe.each(DB_KINDS)("risk score contributions over HTTP (%s)", (kind) => {
     );
     expect(res.status).toBe(404);
     expect(JSON.stringify(res.body)).not.toContain("contributions");
+  });
+
+  it("says when the score did not act and why, and no longer once a threshold or a template acts", async () => {
+    const merchant = await signedInMerchant(t, `note-${kind}@example.com`);
+    const backend = await backendOf(t, merchant);
+    const fresh = await backend.decide({ ...SIGNALLED, user_id: "u-note-1" });
+    expect(fresh.decision).toBe("allow");
+    expect(fresh.reasons).toEqual([]);
+    expect(fresh.score).toBe(100);
+    expect(fresh.score_note).toBe(
+      "score 100, not acted on: no threshold for signups; set one or turn on a template",
+    );
+    // A plain login scores under the level Warden acts at: nothing to say.
+    const quiet = await backend.decide({ type: "login", user_id: "u-note-1" });
+    expect(quiet.score).toBeLessThan(42);
+    expect(quiet).not.toHaveProperty("score_note");
+
+    const put = await merchant.api.json("/api/scoring/thresholds", {
+      method: "PUT",
+      body: { thresholds: { signup: { review: 60, block: 85 } } },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const judged = await backend.decide({ ...SIGNALLED, user_id: "u-note-2" });
+    expect(judged.decision).not.toBe("allow");
+    expect(judged.reasons.map((r) => r.rule)).toContain("risk_score");
+    expect(judged).not.toHaveProperty("score_note");
+
+    // A template that judges signups acts on the score just as well.
+    const other = await signedInMerchant(t, `note-template-${kind}@example.com`);
+    const otherBackend = await backendOf(t, other);
+    const on = await other.api.json("/api/templates", {
+      method: "PUT",
+      body: { ...TEMPLATES_OFF, template_disposable_email_throttle: true },
+    });
+    expect(on.status, JSON.stringify(on.body)).toBe(200);
+    const throttled = await otherBackend.decide({ ...SIGNALLED, user_id: "u-note-3" });
+    expect(throttled.reasons.map((r) => r.rule)).toContain("risk_score");
+    expect(throttled).not.toHaveProperty("score_note");
   });
 
   it("declares contributions beside score on the screen answer and the stored detail", async () => {

@@ -11,9 +11,11 @@ import type {
   LinkedSummary,
   ScreenEvent,
   ScreenResult,
+  ScreenType,
 } from "../../../shared/schemas/screening.ts";
+import { scoreNote } from "../../../shared/score/score-note.ts";
 import { evaluate } from "../../engine/evaluate.ts";
-import type { Allowed, Links } from "../../engine/types.ts";
+import type { Allowed, Evaluation, Links, Policy } from "../../engine/types.ts";
 import type { Consumed } from "../collector/collector.service.ts";
 import type { PolicyService } from "../policy/policy.service.ts";
 import { FEATURES, type FeatureFunctions } from "./features/event-features.ts";
@@ -119,9 +121,34 @@ export function createScreeningService({
         ...(consumed?.reason ? { signals_reason: consumed.reason } : {}),
         ...(unavailable.length > 0 ? { unavailable } : {}),
         ...(evaluation.allowed ? { allowed: allowedView(evaluation.allowed) } : {}),
+        ...noteOf(subject.type, score, evaluation, loaded),
       };
     },
   };
+}
+
+/**
+ * The answer's `score_note` when the score reached the level Warden acts at but nothing was set
+ * to act on it (score-note.ts), from the policy already loaded: no query of its own.
+ */
+function noteOf(
+  type: ScreenType,
+  score: number,
+  evaluation: Pick<Evaluation, "reasons" | "monitored">,
+  policy: Policy,
+): { score_note?: string } {
+  if (!policy.score) return {};
+  const acted = [...evaluation.reasons, ...evaluation.monitored].some(
+    (reason) => reason.rule === "risk_score",
+  );
+  const note = scoreNote({
+    type,
+    score,
+    acted,
+    inForce: policy.score.thresholds[type],
+    shipped: policy.score.weights.thresholds[type],
+  });
+  return note ? { score_note: note } : {};
 }
 
 /** The linked accounts as the screening stores them (Screening.linked, decision 023). */

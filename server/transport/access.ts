@@ -79,13 +79,19 @@ export async function record<T>(
   const shape = typeof audit === "object" && "result" in audit ? audit.result : null;
   const read = () => (snapshot as Snapshotter)(call.services, caller.accountId, input as never);
   const before = snapshot ? await read() : undefined;
+  const elsewhere = operation.auditIn?.(input as never);
+  const accountId = typeof elsewhere === "string" ? elsewhere : caller.accountId;
+  const target = operation.target?.(input as never) ?? null;
+  // Named before the call, which may delete what it names (a webhook endpoint, a member).
+  const targetLabel = await call.services.audit.targetLabel(accountId, name, target, input);
   const output = await run(caller);
   await call.services.audit.record({
-    accountId: caller.accountId,
+    accountId,
     actor: actorOf(caller),
     ip: call.ip,
     action: name,
-    target: operation.target?.(input as never) ?? null,
+    target,
+    targetLabel,
     before,
     after: snapshot
       ? await read()

@@ -37,6 +37,11 @@ export type AccessRule = {
   audit?: true | "event" | { snapshot: Snapshot } | { result: (output: never) => unknown };
   /** The audit event's target: the id the input names. */
   target?: (input: never) => string | undefined;
+  /**
+   * The account the audit event is written in, when it is not the caller's: a switch is
+   * written in the account entered (the call has checked the caller belongs there).
+   */
+  auditIn?: (input: never) => string | undefined;
 };
 
 type Schema = z.ZodType | undefined;

@@ -121,6 +121,11 @@ export const ZAuditEvent = z.object({
   action: z.string(),
   /** What it was done to (an id), when it was one thing. */
   target: z.string().nullable(),
+  /**
+   * What a person reads for the target, kept when the event was written ("bob@shop.com",
+   * "API key ci", "signup screening of 2026-11-20 10:04 UTC"); null when there is none.
+   */
+  target_label: z.string().nullable(),
   /** The state before the change (for a whole object replaced), secrets masked. */
   before: z.unknown(),
   /** The state after, or what was sent; secrets masked. */
@@ -145,4 +150,5 @@ export const AUDIT_CSV_COLUMNS = [
   "target",
   "before",
   "after",
+  "target_label",
 ] as const;

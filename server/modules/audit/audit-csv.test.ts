@@ -28,7 +28,7 @@ describe("csvCell", () => {
 describe("csvLine and csvRow", () => {
   it("ends each line with CRLF and starts with the header", () => {
     expect(csvLine(["a", "b"])).toBe("a,b\r\n");
-    expect(CSV_HEADER).toBe("at,actor_kind,actor,ip,action,target,before,after\r\n");
+    expect(CSV_HEADER).toBe("at,actor_kind,actor,ip,action,target,before,after,target_label\r\n");
   });
 
   it("writes before and after as JSON, quoted, and nothing as an empty cell", () => {
@@ -40,11 +40,30 @@ describe("csvLine and csvRow", () => {
       ip: "127.0.0.1",
       action: "rules.put",
       target: null,
+      target_label: null,
       before: { risk_level_threshold: 70 },
       after: null,
     });
     expect(line).toBe(
-      '2026-11-20T10:00:00.000Z,member,\'=cmd@example.com,127.0.0.1,rules.put,,"{""risk_level_threshold"":70}",\r\n',
+      '2026-11-20T10:00:00.000Z,member,\'=cmd@example.com,127.0.0.1,rules.put,,"{""risk_level_threshold"":70}",,\r\n',
+    );
+  });
+
+  it("appends the target's label after the JSON, defused like any cell", () => {
+    const line = csvRow({
+      id: "e2",
+      at: "2026-11-20T10:00:00.000Z",
+      actor_kind: "member",
+      actor: "lead@example.com",
+      ip: null,
+      action: "team.remove",
+      target: "0b9d7f0e-6a55-4c7b-9d35-0b3b7b7b7b7b",
+      target_label: "=bob@example.com",
+      before: null,
+      after: { user_id: "0b9d7f0e-6a55-4c7b-9d35-0b3b7b7b7b7b" },
+    });
+    expect(line).toBe(
+      '2026-11-20T10:00:00.000Z,member,lead@example.com,,team.remove,0b9d7f0e-6a55-4c7b-9d35-0b3b7b7b7b7b,,"{""user_id"":""0b9d7f0e-6a55-4c7b-9d35-0b3b7b7b7b7b""}",\'=bob@example.com\r\n',
     );
   });
 });

@@ -26,7 +26,10 @@ export const CSV_HEADER = csvLine(AUDIT_CSV_COLUMNS);
 const jsonText = (value: unknown) =>
   value === undefined || value === null ? "" : JSON.stringify(value);
 
-/** One event's line: before and after as JSON (empty when there is none). */
+/**
+ * One event's line: before and after as JSON (empty when there is none), then the target's
+ * label (appended last, so scripts reading the first eight columns by position still work).
+ */
 export function csvRow(event: AuditEvent): string {
   return csvLine([
     event.at,
@@ -37,5 +40,6 @@ export function csvRow(event: AuditEvent): string {
     event.target,
     jsonText(event.before),
     jsonText(event.after),
+    event.target_label,
   ]);
 }

@@ -1,6 +1,7 @@
 /** The only code that touches Prisma for the audit log: append, read newest first, prune. */
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 import { escapeLike } from "../../db/like.ts";
+import type { TargetFacts, TargetKind } from "./audit-labels.ts";
 
 export type AuditRow = {
   accountId: string;
@@ -11,6 +12,7 @@ export type AuditRow = {
   ip: string | null;
   action: string;
   target: string | null;
+  targetLabel: string | null;
   before: unknown;
   after: unknown;
 };
@@ -37,6 +39,86 @@ function actionIs(action: string): Prisma.AuditEventWhereInput {
   };
 }
 
+/**
+ * What the log says about a target, read in the account it belongs to (a member: one of its
+ * members, as they are until the call removes them), or null when nothing there has that id.
+ */
+async function factsOf(
+  prisma: PrismaClient,
+  accountId: string,
+  kind: TargetKind,
+  id: string,
+): Promise<TargetFacts | null> {
+  switch (kind) {
+    case "member": {
+      const found = await prisma.membership.findFirst({
+        where: { accountId, userId: id },
+        select: { user: { select: { email: true } } },
+      });
+      return found && { kind, email: found.user.email };
+    }
+    case "invite": {
+      const found = await prisma.invite.findFirst({ where: { accountId, id } });
+      return found && { kind, email: found.email };
+    }
+    case "apiKey": {
+      const found = await prisma.apiKey.findFirst({ where: { accountId, id } });
+      return found && { kind, name: found.name };
+    }
+    case "webhookEndpoint": {
+      const found = await prisma.webhookEndpoint.findFirst({ where: { accountId, id } });
+      return found && { kind, url: found.url };
+    }
+    case "webhookDelivery": {
+      const found = await prisma.webhookDelivery.findFirst({
+        where: { accountId, id },
+        select: { eventType: true, endpoint: { select: { url: true } } },
+      });
+      return found && { kind, eventType: found.eventType, url: found.endpoint.url };
+    }
+    case "screening": {
+      const found = await prisma.screening.findFirst({
+        where: { accountId, id },
+        select: { type: true, createdAt: true },
+      });
+      return found && { kind, type: found.type, at: found.createdAt };
+    }
+    case "charge": {
+      const found = await prisma.transaction.findFirst({
+        where: { accountId, chargeId: id },
+        select: { amount: true, currency: true, created: true },
+      });
+      return (
+        found && {
+          kind,
+          amount: found.amount,
+          currency: found.currency,
+          at: found.created > 0 ? new Date(found.created * 1000) : null,
+        }
+      );
+    }
+    case "allowEntry": {
+      const found = await prisma.allowEntry.findFirst({ where: { accountId, id } });
+      return found && { kind, allowKind: found.kind };
+    }
+    case "scoreModel": {
+      const found = await prisma.scoreModel.findFirst({ where: { accountId, id } });
+      return found && { kind, version: found.version };
+    }
+    case "account": {
+      // The account entered: the caller is a member of it once the switch has succeeded.
+      if (id !== accountId) return null;
+      const found = await prisma.account.findUnique({ where: { id } });
+      const owner = await prisma.membership.findFirst({
+        where: { accountId, role: "owner" },
+        orderBy: { createdAt: "asc" },
+        select: { user: { select: { email: true } } },
+      });
+      return found && { kind, name: found.name, ownerEmail: owner?.user.email ?? null };
+    }
+  }
+}
+
 const json = (value: unknown) =>
   value === undefined || value === null ? undefined : (value as Prisma.InputJsonValue);
 
@@ -46,6 +128,11 @@ export function createAuditRepository(prisma: PrismaClient) {
       return prisma.auditEvent.create({
         data: { ...row, before: json(row.before), after: json(row.after) },
       });
+    },
+
+    /** What the log says about the target of `kind` with this id in the account, or null. */
+    facts(accountId: string, kind: TargetKind, id: string) {
+      return factsOf(prisma, accountId, kind, id);
     },
 
     /** Newest first, then by id, after the cursor; one more than asked says "there is more". */

@@ -16,6 +16,7 @@ import type { Caller } from "../../lib/caller.ts";
 import { cursorTime, notACursor } from "../../lib/cursor-time.ts";
 import type { AuditFilter, AuditRepository } from "./audit.repository.ts";
 import { CSV_HEADER, csvRow } from "./audit-csv.ts";
+import { labelFromInput, labelOf, targetKindOf } from "./audit-labels.ts";
 import { masked } from "./mask.ts";
 
 /** Who acted, as the log names them. */
@@ -32,6 +33,11 @@ export type AuditEntry = {
   ip: string | null;
   action: string;
   target?: string | null;
+  /**
+   * What a person reads for the target ("bob@shop.com", "API key ci"); left out, it is looked
+   * up from the action and target when the event is written (audit-labels.ts).
+   */
+  targetLabel?: string | null;
   before?: unknown;
   after?: unknown;
 };
@@ -55,6 +61,7 @@ function viewOf(row: Row): AuditEventView {
     ip: row.ip,
     action: row.action,
     target: row.target,
+    target_label: row.targetLabel,
     before: row.before,
     after: row.after,
   };
@@ -73,7 +80,31 @@ export function actorOf(caller: Caller): Actor {
 
 export type AuditPageView = { items: AuditEventView[]; next_cursor: string | null };
 
+/** The longest id a label is looked up for: anything longer names nothing we store. */
+const ID_MAX = 200;
+
 export function createAuditService({ repo, now }: { repo: AuditRepository; now: () => Date }) {
+  /**
+   * What a person reads for the target of `action` in the account, or null: from the input
+   * for a thing the call makes, else looked up by the target's id. Read before a call that
+   * may delete the thing (a webhook endpoint), so the label outlives it.
+   */
+  async function targetLabel(
+    accountId: string,
+    action: string,
+    target: string | null | undefined,
+    input?: unknown,
+  ): Promise<string | null> {
+    const fromInput = labelFromInput(action, input);
+    if (fromInput) return fromInput;
+    const kind = targetKindOf(action, input);
+    if (!kind || typeof target !== "string" || target === "" || target.length > ID_MAX) {
+      return null;
+    }
+    const facts = await repo.facts(accountId, kind, target);
+    return facts ? labelOf(facts) : null;
+  }
+
   /** A page of events, newest first, and the cursor of the next page (null at the end). */
   async function list(accountId: string, filter: AuditFilter): Promise<AuditPageView> {
     const rows = await repo.list(accountId, filter);
@@ -86,8 +117,14 @@ export function createAuditService({ repo, now }: { repo: AuditRepository; now: 
   }
 
   return {
-    /** Appends one event, secrets masked. */
+    targetLabel,
+
+    /** Appends one event, secrets masked, its target's label looked up when not given. */
     async record(entry: AuditEntry): Promise<void> {
+      const label =
+        entry.targetLabel !== undefined
+          ? entry.targetLabel
+          : await targetLabel(entry.accountId, entry.action, entry.target);
       await repo.append({
         accountId: entry.accountId,
         at: now(),
@@ -97,6 +134,7 @@ export function createAuditService({ repo, now }: { repo: AuditRepository; now: 
         ip: entry.ip,
         action: entry.action,
         target: entry.target ?? null,
+        targetLabel: label,
         before: masked(entry.before),
         after: masked(entry.after),
       });

@@ -39,6 +39,9 @@ export const PERSONAL_COLUMNS: Record<string, Record<string, Classification>> = 
     ip: TEAM,
     action: ENUM,
     target: not("an id or a key's name; a person's screening id is no value of theirs"),
+    targetLabel: not(
+      "a member's email, a key's name, an endpoint's URL, a screening's kind and time (audit-labels.ts): never an end user's value",
+    ),
     before: not("configuration and team snapshots: never rewritten"),
     after: p(
       "allowList.add (value, note) naming the person as asked; a note on their screening or charge (NOTE_ACTIONS)",

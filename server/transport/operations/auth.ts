@@ -147,6 +147,9 @@ export const auth = {
   switchAccount: op({
     need: "self",
     audit: true,
+    // Written in the account entered, naming it: the one a person reads to see who came in.
+    target: (input: { account_id?: string }) => input?.account_id,
+    auditIn: (input: { account_id?: string }) => input?.account_id,
     kind: "mutation",
     input: z.strictObject({ account_id: z.string().min(1).max(100) }),
     output: ZOk,

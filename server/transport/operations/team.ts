@@ -20,6 +20,9 @@ import {
 } from "../../../shared/schemas/team.ts";
 import { audits, byId, op } from "../operation.ts";
 
+/** The audit target of an input that names a member. */
+const member = (input: { user_id?: string }) => input?.user_id;
+
 const ZOk = z.object({ ok: z.literal(true) });
 const ok = { ok: true as const };
 
@@ -78,6 +81,7 @@ export const team = {
   changeRole: op({
     need: "team",
     audit: true,
+    target: member,
     kind: "mutation",
     input: ZRoleChange,
     output: ZMemberView,
@@ -98,6 +102,7 @@ export const team = {
   remove: op({
     need: "team",
     audit: true,
+    target: member,
     kind: "mutation",
     input: ZMemberRef,
     output: ZOk,
@@ -136,6 +141,7 @@ export const team = {
   transferOwnership: op({
     need: "own",
     audit: true,
+    target: member,
     kind: "mutation",
     input: ZMemberRef,
     output: ZOk,

@@ -1,6 +1,6 @@
 /**
  * The audit events, newest first, one card each: who did what, when (local time), from which
- * IP and to what; a change that replaced a whole object opens to show each changed key, old
+ * IP and to what (by name, the id one click away); a change that replaced a whole object opens to show each changed key, old
  * and new, and any other opens to show what was sent.
  */
 import { useState } from "react";
@@ -46,6 +46,44 @@ function Who({ event }: { event: ListedEvent }) {
   );
 }
 
+/**
+ * What the event was done to, as a person reads it (kept when it was written: a removed
+ * member's email, a revoked key's name), its id one click away; an event written before
+ * labels were kept shows its id.
+ */
+function Target({ id, label }: { id: string; label: string | null }) {
+  const [shown, setShown] = useState(false);
+  if (!label) {
+    return (
+      <span className="au-target">
+        On <Breakable value={id} />
+      </span>
+    );
+  }
+  return (
+    <span className="au-target">
+      On{" "}
+      <strong className="au-target-label">
+        <Breakable value={label} />
+      </strong>{" "}
+      <button
+        type="button"
+        className="au-id"
+        aria-expanded={shown}
+        onClick={() => setShown(!shown)}
+        title={shown ? "Hide the id" : "Show the id"}
+      >
+        {shown ? "hide id" : "id"}
+      </button>
+      {shown && (
+        <code className="au-id-value">
+          <Breakable value={id} />
+        </code>
+      )}
+    </span>
+  );
+}
+
 const hasDetail = (event: ListedEvent) =>
   (event.before !== null && event.before !== undefined) ||
   (event.after !== null && event.after !== undefined);
@@ -66,11 +104,7 @@ function EventCard({ event }: { event: ListedEvent }) {
             IP <Breakable value={event.ip} />
           </span>
         )}
-        {event.target && (
-          <span className="au-target">
-            On <Breakable value={event.target} />
-          </span>
-        )}
+        {event.target && <Target id={event.target} label={event.target_label} />}
       </p>
       {hasDetail(event) && (
         <>

@@ -64,6 +64,8 @@ export const MESSAGES = {
   inviteExpired: "This invitation has expired. Ask the person who invited you for a new one.",
   inviteRevoked: "This invitation was withdrawn. Ask the person who invited you for a new one.",
   inviteUsed: "This invitation was already accepted.",
+  inviteHasLogin:
+    "There is already a Warden login for this email: log in, then accept the invitation.",
   transferToSelf: "You already own this account: choose another member.",
   transferToOwner: "This member is an owner already.",
 } as const;

@@ -56,6 +56,10 @@ const INPUTS: Record<string, unknown> = {
   "team.acceptInvite": { token: "not-a-token" },
   // Not A's token: a preview shows the account's name to whoever holds the link, by design.
   "team.invitePreview": { token: "not-a-token" },
+  // Not A's token: joining through an unknown link is a 404.
+  "team.joinInvite": { token: "not-a-token", password: MERCHANT_PASSWORD },
+  "team.accountName": undefined,
+  "team.renameAccount": { name: "B shop" },
   "security.get": undefined,
   "security.put": { require_two_factor: false, audit_retention_days: 400 },
   "retention.get": undefined,

@@ -1,4 +1,5 @@
 /** Wiring: people and their accounts (sessions, sign-up and login, the outbox, the waitlist). */
+import { createAccountNamesService } from "../modules/accounts/account-names.service.ts";
 import { createAccountsRepository } from "../modules/accounts/accounts.repository.ts";
 import { createAuditRepository } from "../modules/audit/audit.repository.ts";
 import { createAuditService } from "../modules/audit/audit.service.ts";
@@ -29,6 +30,7 @@ export function wireAccounts({
   now,
 }: ServiceDeps) {
   const authRepo = createAuthRepository(prisma);
+  const accounts = createAccountsRepository(prisma);
   const sessions = createSessionService(authRepo, now);
   const throttle = createThrottleService(createThrottleRepository(prisma), now);
   // Account emails go through the durable outbox: requests never wait for SMTP.
@@ -58,6 +60,7 @@ export function wireAccounts({
   const security = createSecurityService(teamRepo);
   const team = createTeamService({
     repo: teamRepo,
+    sessions,
     throttle,
     mailer: outbox,
     audit,
@@ -83,6 +86,7 @@ export function wireAccounts({
     team,
     twoFactor,
     waitlist,
-    accounts: createAccountsRepository(prisma),
+    accounts,
+    accountNames: createAccountNamesService(accounts),
   };
 }

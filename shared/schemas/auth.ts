@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Role } from "../team/roles.ts";
+import { storableString } from "./storable.ts";
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
@@ -26,7 +27,20 @@ export const ZCredentials = z.strictObject({
     .max(PASSWORD_MAX * 4),
 });
 
-export const ZSignup = z.strictObject({ email: ZEmail, password: ZPassword });
+export const ACCOUNT_NAME_MAX = 100;
+
+/** What people call an account (empty: the app's name, then the first owner's email, stand in). */
+export const ZAccountName = storableString()
+  .trim()
+  .max(ACCOUNT_NAME_MAX, `Account name must be at most ${ACCOUNT_NAME_MAX} characters.`);
+
+export const ZSignup = z.strictObject({
+  email: ZEmail,
+  password: ZPassword,
+  /** Optional: the name of the account the signup creates. */
+  account_name: ZAccountName.optional(),
+});
+export type Signup = z.infer<typeof ZSignup>;
 
 export const ZForgotPassword = z.strictObject({ email: ZEmail });
 

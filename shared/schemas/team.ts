@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { ROLES } from "../team/roles.ts";
-import { ZEmail } from "./auth.ts";
+import { ZAccountName, ZEmail, ZPassword } from "./auth.ts";
 import { uuidString } from "./storable.ts";
 
 /** How long an invitation link works. */
@@ -31,6 +31,14 @@ export const ZRoleChange = z.strictObject({ user_id: ZId, role: ZRole });
 /** The body of PUT /api/team/members/{user_id}: the member is in the path. */
 export const ZRoleBody = z.strictObject({ role: ZRole });
 export const ZInviteToken = z.strictObject({ token: ZToken });
+/** A person new to Warden joins through the link: the password they choose (issue 47). */
+export const ZJoinInvite = z.strictObject({ token: ZToken, password: ZPassword });
+export type JoinInvite = z.infer<typeof ZJoinInvite>;
+/** The name the owner gives the account (empty: the app's name, then an owner's email). */
+export const ZAccountNameInput = z.strictObject({ name: ZAccountName });
+/** The name as set, and as people read it (with the stand-in when none is set). */
+export const ZAccountNameView = z.object({ name: z.string(), shown: z.string() });
+export type AccountNameView = z.infer<typeof ZAccountNameView>;
 
 export const ZMemberView = z.object({
   user_id: z.string(),

@@ -33,13 +33,13 @@ export function createAuthRepository(prisma: PrismaClient) {
       return prisma.user.findUnique({ where: { id } });
     },
 
-    /** Creates the merchant's account and its owner; null when the email is taken. */
-    async createAccountWithUser(email: string, passwordHash: string) {
+    /** Creates the merchant's account (named `name`) and its owner; null when the email is taken. */
+    async createAccountWithUser(email: string, passwordHash: string, name = "") {
       try {
         // The person who signs up owns the account they create.
         return await prisma.$transaction(async (tx) => {
           const user = await tx.user.create({
-            data: { email, passwordHash, account: { create: {} } },
+            data: { email, passwordHash, account: { create: { name } } },
           });
           await tx.membership.create({
             data: { accountId: user.accountId, userId: user.id, role: "owner" },
@@ -114,8 +114,8 @@ export function createAuthRepository(prisma: PrismaClient) {
     },
 
     /**
-     * The accounts a person belongs to, for the header's switch: their role, the app's name
-     * from Settings and the first owner's email (an account without a name is known by it).
+     * The accounts a person belongs to, for the header's switch: their role and what names
+     * the account (db/account-name.ts).
      */
     accountsOf(userId: string) {
       return prisma.membership.findMany({
@@ -132,6 +132,11 @@ export function createAuthRepository(prisma: PrismaClient) {
     /** Points the session at another of the user's accounts (switching, or a lost membership). */
     setSessionAccount(id: string, accountId: string) {
       return prisma.session.updateMany({ where: { id }, data: { accountId } });
+    },
+
+    /** Where a login takes the person next time (while they are a member there). */
+    setLastAccount(userId: string, accountId: string) {
+      return prisma.user.updateMany({ where: { id: userId }, data: { lastAccountId: accountId } });
     },
 
     /** The second factor was given: the session may act from now on. */

@@ -1,6 +1,6 @@
 /** Account use cases: signup and confirmation, login, logout, password reset and change. */
 import { MESSAGES } from "../../../shared/messages.ts";
-import type { Credentials } from "../../../shared/schemas/auth.ts";
+import type { Credentials, Signup } from "../../../shared/schemas/auth.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { Mailer } from "../../lib/mailer.ts";
 import { randomToken, sha256Hex } from "../../lib/tokens.ts";
@@ -99,11 +99,12 @@ export function createAuthService({
   }
 
   return {
-    async signup(input: Credentials, ip: string): Promise<{ message: string }> {
+    async signup(input: Signup, ip: string): Promise<{ message: string }> {
       await throttle.consume(`signup-ip:${ip}`, LIMITS.signupPerIp);
       const user = await repo.createAccountWithUser(
         input.email,
         await hashPassword(input.password),
+        input.account_name ?? "",
       );
       if (user) {
         await sendConfirmation(user);
@@ -153,11 +154,18 @@ export function createAuthService({
       if (!user || !ok) throw new AppError("UNAUTHORIZED", MESSAGES.invalidCredentials);
       await throttle.clear(attemptsKey);
       if (!user.emailConfirmedAt) throw new AppError("FORBIDDEN", MESSAGES.emailNotConfirmed);
-      // The account they signed up with while they are still in it, else their oldest one.
+      // The account they last acted in while they are still in it, else the one they signed
+      // up with (or joined first), else their oldest one.
       const memberships = await repo.memberships(user.id);
       const member =
-        memberships.find((m) => m.accountId === user.accountId) ?? memberships[0] ?? null;
+        memberships.find((m) => m.accountId === user.lastAccountId) ??
+        memberships.find((m) => m.accountId === user.accountId) ??
+        memberships[0] ??
+        null;
       if (!member) throw new AppError("FORBIDDEN", MESSAGES.noAccount);
+      if (member.accountId !== user.lastAccountId) {
+        await repo.setLastAccount(user.id, member.accountId);
+      }
       // With a second factor, the session can do nothing but take the code until it is given.
       const twoFactor = user.totpEnabledAt !== null;
       const session = await sessions.create(user.id, member.accountId, twoFactor);

@@ -7,6 +7,7 @@ import type { SessionUser } from "../../../shared/schemas/auth.ts";
 import type { Role } from "../../../shared/team/roles.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { randomToken, sameBytes, sha256Bytes } from "../../lib/tokens.ts";
+import { accountName, distinctNames } from "../accounts/account-name.ts";
 import type { AuthRepository } from "./auth.repository.ts";
 
 export const SESSION_DAYS = 30;
@@ -132,26 +133,34 @@ export function createSessionService(repo: AuthRepository, now: () => Date) {
       return found;
     },
 
-    /** The person's accounts, named for the header's switch; the current one marked. */
+    /**
+     * The person's accounts, named for the header's switch (no two alike: account-name.ts);
+     * the current one marked.
+     */
     async accounts(session: ValidSession) {
       const rows = await repo.accountsOf(session.user.id);
-      return rows.map((row) => ({
+      const names = distinctNames(
+        rows.map((row) => ({
+          account_id: row.accountId,
+          name: accountName(row.account),
+          owner: row.account.members[0]?.user.email ?? null,
+        })),
+      );
+      return rows.map((row, i) => ({
         account_id: row.accountId,
-        name:
-          row.account.settings?.appName ||
-          row.account.members[0]?.user.email ||
-          "An account without an owner",
+        name: names[i] ?? accountName(row.account),
         role: row.role,
         current: row.accountId === session.user.accountId,
       }));
     },
 
-    /** Acts in another of the person's accounts from the next request on. */
+    /** Acts in another of the person's accounts from the next request on (and at next login). */
     async switchAccount(session: ValidSession, accountId: string): Promise<void> {
       if (!session.accounts.some((a) => a.accountId === accountId)) {
         throw new AppError("NOT_FOUND", "You are not a member of that account.");
       }
       await repo.setSessionAccount(session.id, accountId);
+      await repo.setLastAccount(session.user.id, accountId);
     },
 
     /** The second factor was given: the session is whole. */

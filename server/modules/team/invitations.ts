@@ -3,8 +3,9 @@
  * viewer; only an owner may invite another owner (ownership otherwise moves by transfer). The
  * link carries 20 random bytes (only their SHA-256 is stored) and works for 7 days; inviting
  * the same email again replaces it (the old link dies). Only the person signed in with that
- * email may accept; someone without a Warden login signs up first (which gives them an account
- * of their own, as every signup does), then opens the link again. Bounded: 50 waiting per
+ * email may accept; someone without a Warden login sets a password on the link's page and is
+ * in at once (`joinInvite`: the invitation proves the email, and no account of their own is
+ * made). Bounded: 50 waiting per
  * account, 30 sent an hour per account and 3 an hour to one address, so they cannot be spam.
  * An invitation lasts no longer than its inviter's right to send it: removing, or demoting,
  * a member revokes those of theirs the new place may not send (team-steps.ts `placeMember`).
@@ -17,12 +18,14 @@ import {
   type InviteStatus,
   type InviteView,
   type Joined,
+  type JoinInvite,
   PENDING_INVITES_MAX,
 } from "../../../shared/schemas/team.ts";
 import { ROLE_LABELS, type Role } from "../../../shared/team/roles.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { Caller } from "../../lib/caller.ts";
 import { randomToken, sha256Hex } from "../../lib/tokens.ts";
+import { hashPassword } from "../auth/password.ts";
 import type { Limit } from "../throttle/throttle.service.ts";
 import { invitesKept, refuseInvite } from "./team.rules.ts";
 import type { TeamDeps } from "./team.types.ts";
@@ -32,6 +35,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 
 export const LIMITS = {
+  // Each join hashes a password: bounded like signups.
+  joinsPerIp: { limit: 20, windowMs: HOUR_MS, message: MESSAGES.tooManyRequests },
   invitesPerAccount: { limit: 30, windowMs: HOUR_MS, message: MESSAGES.tooManyInvites },
   // One address, whichever accounts invite it.
   invitesPerEmail: { limit: 3, windowMs: HOUR_MS, message: MESSAGES.tooManyInvites },
@@ -54,7 +59,15 @@ function statusOf(
   return invite.expiresAt.getTime() <= now.getTime() ? "expired" : "pending";
 }
 
-export function createInvitations({ repo, throttle, mailer, audit, publicUrl, now }: TeamDeps) {
+export function createInvitations({
+  repo,
+  sessions,
+  throttle,
+  mailer,
+  audit,
+  publicUrl,
+  now,
+}: TeamDeps) {
   async function sendInvite(
     to: string,
     inviter: string,
@@ -66,7 +79,7 @@ export function createInvitations({ repo, throttle, mailer, audit, publicUrl, no
     await mailer.send({
       to,
       subject: `${inviter} invited you to ${account} on Warden`,
-      text: `${inviter} invited you to join ${account} on Warden as ${ROLE_LABELS[role]}.\n\nAccept the invitation here (the link works for ${INVITE_DAYS} days):\n${link}\n\nOpen the link signed in to Warden as ${to}. No Warden login yet? Sign up with this email address first, confirm it, then open the link again.\n\nIf you did not expect this invitation, ignore this message.\n`,
+      text: `${inviter} invited you to join ${account} on Warden as ${ROLE_LABELS[role]}.\n\nAccept the invitation here (the link works for ${INVITE_DAYS} days):\n${link}\n\nNew to Warden? Choose a password on that page and you are in: no other sign-up needed. Already have a Warden login as ${to}? Log in from that page and accept.\n\nIf you did not expect this invitation, ignore this message.\n`,
     });
   }
 
@@ -203,6 +216,62 @@ export function createInvitations({ repo, throttle, mailer, audit, publicUrl, no
         });
       }
       return joined;
+    },
+
+    /**
+     * A person new to Warden joins the invitation's account with the password they choose,
+     * and is signed in there: no confirmation mail (the invitation proves the email), no
+     * account of their own. 404 for an unknown link, 409 for one expired, withdrawn or used
+     * (of two joins at once, one makes the user and the other is told it was used), and 409
+     * when the email has a login already: that person logs in and accepts.
+     */
+    async joinInvite(
+      input: JoinInvite,
+      ip: string,
+    ): Promise<{ token: string; expiresAt: Date; joined: Joined; userId: string }> {
+      await throttle.consume(`invite-join-ip:${ip}`, LIMITS.joinsPerIp);
+      const invite = await repo.inviteByTokenHash(sha256Hex(input.token));
+      if (!invite) throw new AppError("NOT_FOUND", MESSAGES.inviteLinkInvalid);
+      const status = statusOf(invite, now());
+      if (status !== "pending") throw new AppError("CONFLICT", CLOSED[status]);
+      const passwordHash = await hashPassword(input.password);
+      const at = now();
+      const result = await repo.joinNewPerson({
+        inviteId: invite.id,
+        accountId: invite.accountId,
+        email: invite.email.toLowerCase(),
+        role: invite.role,
+        passwordHash,
+        now: at,
+        invitedBy: invite.invitedBy,
+        inviterMay: (inviterRole) => invitesKept(inviterRole).includes(invite.role),
+      });
+      if (result.outcome === "hasLogin") throw new AppError("CONFLICT", MESSAGES.inviteHasLogin);
+      if (result.outcome === "gone") {
+        const current = await repo.inviteByTokenHash(invite.tokenHash);
+        throw new AppError(
+          "CONFLICT",
+          CLOSED[statusOf(current ?? { ...invite, revokedAt: at }, at)],
+        );
+      }
+      await audit.record({
+        accountId: invite.accountId,
+        actor: { kind: "member", id: result.userId, name: invite.email },
+        ip,
+        action: "team.acceptInvite",
+        target: invite.id,
+        after: { email: invite.email, role: invite.role, new_login: true },
+      });
+      const session = await sessions.create(result.userId, invite.accountId);
+      return {
+        ...session,
+        userId: result.userId,
+        joined: {
+          account_id: invite.accountId,
+          name: accountName(invite.account),
+          role: invite.role,
+        },
+      };
     },
   };
 }

@@ -60,12 +60,5 @@ export async function placeMember(
   await team.revokeInvitesBy(userId, invitesKept(role), at);
 }
 
-type Named = {
-  settings: { appName: string } | null;
-  members: { user: { email: string } }[];
-} | null;
-
-/** An account's name: its app's name from Settings, else its first owner's email. */
-export function accountName(account: Named): string {
-  return account?.settings?.appName || account?.members[0]?.user.email || "a Warden account";
-}
+/** An account's name, as everywhere: modules/accounts/account-name.ts. */
+export { accountName } from "../accounts/account-name.ts";

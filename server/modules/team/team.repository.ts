@@ -211,8 +211,88 @@ export function createTeamRepository(prisma: PrismaClient) {
         const existing = await tx.membership.count({ where: { accountId, userId } });
         if (existing === 0) await tx.membership.create({ data: { accountId, userId, role } });
         await tx.session.updateMany({ where: { id: sessionId, userId }, data: { accountId } });
+        await tx.user.updateMany({ where: { id: userId }, data: { lastAccountId: accountId } });
         return existing === 0 ? ("joined" as const) : ("member" as const);
       });
+    },
+
+    /**
+     * A person new to Warden joins through the invitation, in one transaction: the invitation
+     * proves the email, so the user is made confirmed, at home in the inviting account (no
+     * account of their own), with the password they chose. A signup never confirmed with that
+     * email gets the password and the confirmation instead (its earlier links die).
+     * "hasLogin" when the email has a confirmed login (they log in and accept), "gone"
+     * (nothing changed) unless this call took the still-open invitation, so of two joins at
+     * once exactly one makes the user.
+     */
+    async joinNewPerson(input: {
+      inviteId: string;
+      accountId: string;
+      email: string;
+      role: Role;
+      passwordHash: string;
+      now: Date;
+      invitedBy: string;
+      inviterMay: (inviterRole: Role | null) => boolean;
+    }): Promise<
+      { outcome: "joined"; userId: string } | { outcome: "gone" } | { outcome: "hasLogin" }
+    > {
+      const { inviteId, accountId, email, role, passwordHash, now } = input;
+      try {
+        return await prisma.$transaction(async (tx) => {
+          const existing = await tx.user.findUnique({
+            where: { email },
+            select: { id: true, emailConfirmedAt: true },
+          });
+          if (existing?.emailConfirmedAt) return { outcome: "hasLogin" as const };
+          const inviter = await tx.membership.findUnique({
+            where: { accountId_userId: { accountId, userId: input.invitedBy } },
+            select: { role: true },
+          });
+          if (!input.inviterMay(inviter?.role ?? null)) {
+            await tx.invite.updateMany({
+              where: { id: inviteId, acceptedAt: null, revokedAt: null },
+              data: { revokedAt: now },
+            });
+            return { outcome: "gone" as const };
+          }
+          const { count } = await tx.invite.updateMany({
+            where: { id: inviteId, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
+            data: { acceptedAt: now },
+          });
+          if (count !== 1) return { outcome: "gone" as const };
+          let userId: string;
+          if (existing) {
+            userId = existing.id;
+            await tx.user.update({
+              where: { id: userId },
+              data: { passwordHash, emailConfirmedAt: now, lastAccountId: accountId },
+            });
+            await tx.emailToken.updateMany({
+              where: { userId, purpose: "confirm", usedAt: null },
+              data: { usedAt: now },
+            });
+          } else {
+            const user = await tx.user.create({
+              data: {
+                email,
+                passwordHash,
+                emailConfirmedAt: now,
+                accountId,
+                lastAccountId: accountId,
+              },
+            });
+            userId = user.id;
+          }
+          const member = await tx.membership.count({ where: { accountId, userId } });
+          if (member === 0) await tx.membership.create({ data: { accountId, userId, role } });
+          return { outcome: "joined" as const, userId };
+        });
+      } catch (error) {
+        // A signup of the same email got in between: that person logs in and accepts.
+        if ((error as { code?: string }).code === "P2002") return { outcome: "hasLogin" };
+        throw error;
+      }
     },
 
     /** Acts in `accountId` from the session's next request on. */

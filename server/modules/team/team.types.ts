@@ -2,6 +2,7 @@
 import type { Role } from "../../../shared/team/roles.ts";
 import type { Mailer } from "../../lib/mailer.ts";
 import type { AuditService } from "../audit/audit.service.ts";
+import type { SessionService } from "../auth/session.service.ts";
 import type { ThrottleService } from "../throttle/throttle.service.ts";
 import type { TeamRepository } from "./team.repository.ts";
 
@@ -12,6 +13,8 @@ export type TeamDeps = {
   mailer: Mailer;
   /** A member joining is written to the audit log of the account they join. */
   audit: Pick<AuditService, "record">;
+  /** A person who joins through an invitation is signed in at once. */
+  sessions: Pick<SessionService, "create">;
   /** Links in emails start with it. */
   publicUrl: string;
   now: () => Date;

@@ -5,12 +5,15 @@
  */
 import { z } from "zod";
 import {
+  ZAccountNameInput,
+  ZAccountNameView,
   ZInviteInput,
   ZInvitePreview,
   ZInviteRef,
   ZInviteToken,
   ZInviteView,
   ZJoined,
+  ZJoinInvite,
   ZMemberRef,
   ZMemberView,
   ZRoleBody,
@@ -172,6 +175,57 @@ export const team = {
       summary:
         "Accept an invitation sent to the email you are signed in with: you join its account, and this session acts there",
       errors: [403, 404, 409],
+    },
+  }),
+  /**
+   * Public: a person new to Warden chooses a password on the invitation's page and is in,
+   * signed in (a cookie) in the account that invited them.
+   */
+  joinInvite: op({
+    need: "public",
+    kind: "mutation",
+    input: ZJoinInvite,
+    output: ZJoined,
+    handler: async ({ services, ip, sessionCookie }, input) => {
+      const { token, expiresAt, joined } = await services.team.joinInvite(input, ip);
+      sessionCookie.set(token, expiresAt);
+      return joined;
+    },
+  }),
+  /** The account's name as set, and as people read it (the switch, mails). */
+  accountName: op({
+    need: "read",
+    kind: "query",
+    output: ZAccountNameView,
+    handler: ({ services, caller }) => services.accountNames.get(caller.accountId),
+    rest: {
+      method: "GET",
+      path: "/team/name",
+      tag: "team",
+      summary:
+        "The account's name: as set (empty for none) and as shown (the app's name, then the first owner's email, stand in)",
+    },
+  }),
+  /** A display setting like the app's name, so whoever may configure the account may set it. */
+  renameAccount: op({
+    need: "configure",
+    audit: audits.snap((s, a) => s.accountNames.get(a)),
+    kind: "mutation",
+    input: ZAccountNameInput,
+    output: ZAccountNameView,
+    handler: ({ services, caller }, input) =>
+      services.accountNames.put(caller.accountId, input.name),
+    rest: {
+      method: "PUT",
+      path: "/team/name",
+      tag: "team",
+      summary:
+        "Name the account (owners and admins): shown in the account switch, invitations and mails; empty for the app's name",
+      errors: [403],
+      examples: {
+        body: { name: "Acme shop" },
+        response: { name: "Acme shop", shown: "Acme shop" },
+      },
     },
   }),
   /** Public: what a link offers, for the /invite page before anyone signs in. */

@@ -12,6 +12,9 @@ const lazyPage = (load: () => Promise<{ default: React.ComponentType }>) => asyn
 export const router = createBrowserRouter([
   {
     errorElement: <RouteError />,
+    // Every page is lazy, so the first render waits for its chunk: nothing is drawn meanwhile
+    // (as before), said once here so react-router does not warn on every page load.
+    HydrateFallback: () => null,
     children: [
       { path: "/", lazy: lazyPage(() => import("./features/landing/landing-page.tsx")) },
       { path: "/login", lazy: lazyPage(() => import("./features/auth/login-page.tsx")) },

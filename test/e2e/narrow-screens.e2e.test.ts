@@ -1,13 +1,15 @@
 /**
- * Every console page on a 375 px phone in real Chromium: nothing scrolls sideways, lists are
- * cards with the decision first, emails wrap at their separators, and the bottom bar's tabs
- * stay apart (four tabs and "More"). Also: an unknown console path says "Page not found", and
- * the block lists are named one way. Screenshots at 1280 and 375 px of four pages go to
- * test-results/, or to docs/screenshots/ with UPDATE_DOC_SCREENSHOTS=1.
+ * Every console page on a 375 px phone in real Chromium, for a member of two accounts (the
+ * header carries the account switch): nothing scrolls sideways, Log off and the bottom bar stay
+ * in view, lists are cards with the decision first, emails wrap at their separators, the bottom
+ * bar's tabs stay apart (four tabs and "More"), and no page load logs a warning or an error.
+ * Also: an unknown console path says "Page not found", and the block lists are named one way.
+ * Screenshots at 1280 and 375 px of four pages go to test-results/, or to docs/screenshots/
+ * with UPDATE_DOC_SCREENSHOTS=1; the Team page's always to test-results/47-team-*.png.
  */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { Locator, Page } from "playwright-core";
+import type { ConsoleMessage, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS_DIR } from "../helpers/browser.ts";
 import {
@@ -16,14 +18,14 @@ import {
   closeConsole,
   openConsole,
 } from "../helpers/console-browser.ts";
-import type { Merchant } from "../helpers/merchants.ts";
+import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { pastRightEdge, scrollingSideways } from "../helpers/overflow.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
 import type { TestApp } from "../helpers/test-app.ts";
 
 const PHONE = { width: 375, height: 812 };
 const LAPTOP = { width: 1280, height: 800 };
-const PAGES = [...CONSOLE_PAGES, "audit"];
+const PAGES = [...CONSOLE_PAGES, "risk-score", "team", "audit", "data-requests"];
 const SHOWN_IN_DOCS = ["dashboard", "rules", "screenings", "review"];
 /** test-results/ on every run; docs/screenshots/ (committed) with UPDATE_DOC_SCREENSHOTS=1. */
 const SCREENSHOTS = process.env.UPDATE_DOC_SCREENSHOTS
@@ -43,6 +45,12 @@ describe("console on a 375 px phone in Chromium", () => {
 
   beforeAll(async () => {
     ({ t, merchant, browser, page } = await openConsole("narrow-screens@example.com"));
+    // A member of a second account too, as every invitee is: the header shows the switch.
+    const other = await signedInMerchant(t, "another-owner@example.com");
+    const me = await t.prisma.user.findUniqueOrThrow({ where: { email: merchant.email } });
+    await t.prisma.membership.create({
+      data: { accountId: other.accountId, userId: me.id, role: "analyst" },
+    });
     const now = Math.floor(Date.now() / 1000);
     const charge = (chargeId: string, created: number, fields: Record<string, unknown> = {}) => ({
       accountId: merchant.accountId,
@@ -122,6 +130,7 @@ describe("console on a 375 px phone in Chromium", () => {
     });
     expect(blocked.decision).toBe("block");
     await mkdir(SCREENSHOTS, { recursive: true });
+    await mkdir(ARTIFACTS_DIR, { recursive: true });
   });
   afterAll(() => closeConsole({ t, browser }));
 
@@ -182,8 +191,27 @@ describe("console on a 375 px phone in Chromium", () => {
 
   it("fits every console page without sideways scrolling, inside any box as well", async () => {
     await page.setViewportSize(PHONE);
+    // A page load logs nothing: no react-router warning, no failed request.
+    const logged: string[] = [];
+    const onConsole = (message: ConsoleMessage) => {
+      if (message.type() === "warning" || message.type() === "error") {
+        logged.push(`${message.type()}: ${message.text()}`);
+      }
+    };
+    page.on("console", onConsole);
     for (const path of PAGES) {
       await open(path);
+      // The header with its account switch fits too: Log off in view, nothing past the edge.
+      await page.getByRole("combobox", { name: "Account" }).waitFor();
+      const logOff = await page.getByRole("button", { name: "Log off" }).boundingBox();
+      if (!logOff) throw new Error(`${path}: Log off not drawn`);
+      expect(logOff.x, `${path}: Log off left`).toBeGreaterThanOrEqual(0);
+      expect(logOff.x + logOff.width, `${path}: Log off right`).toBeLessThanOrEqual(PHONE.width);
+      expect(await pastRightEdge(page, PHONE.width, "header *"), `${path}: header`).toEqual([]);
+      const bar = await nav().boundingBox();
+      if (!bar) throw new Error(`${path}: bottom bar not drawn`);
+      expect(bar.y + bar.height, `${path}: bottom bar in view`).toBeLessThanOrEqual(PHONE.height);
+      expect(bar.x + bar.width, `${path}: bottom bar width`).toBeLessThanOrEqual(PHONE.width);
       // An open card too: its detail row (reasons, linked accounts, label buttons) must fit
       // as well; on Review, a card's linked accounts opened.
       const opener = {
@@ -222,6 +250,8 @@ describe("console on a 375 px phone in Chromium", () => {
       );
       expect(cut, `${path}: boxes that cut their text off`).toEqual([]);
     }
+    page.off("console", onConsole);
+    expect(logged, "console warnings and errors").toEqual([]);
   });
 
   it("shows five tabs in the bottom bar, apart and unclipped, on every page", async () => {
@@ -358,6 +388,13 @@ describe("console on a 375 px phone in Chromium", () => {
         await page.mouse.move(0, 0);
         await page.screenshot({ path: join(SCREENSHOTS, `${path}-${size}.png`) });
       }
+      // The Team page as a member of two accounts sees it, switch in the header (issue 47).
+      await page.setViewportSize(viewport);
+      await open("team");
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      await page.setViewportSize({ width: viewport.width, height: Math.min(height, 2400) });
+      await page.mouse.move(0, 0);
+      await page.screenshot({ path: join(ARTIFACTS_DIR, `47-team-${size}.png`) });
     }
   });
 });

@@ -15,9 +15,12 @@ export function scrollingSideways(page: Page): Promise<string[]> {
   );
 }
 
-/** Elements in `main` that stick out past `edge` (cut off rather than scrolled), with their text. */
-export function pastRightEdge(page: Page, edge: number): Promise<string[]> {
-  return page.locator("main *").evaluateAll((elements, right) => {
+/**
+ * Elements (in `main`, or those `selector` names) that stick out past `edge` (cut off rather
+ * than scrolled), with their text.
+ */
+export function pastRightEdge(page: Page, edge: number, selector = "main *"): Promise<string[]> {
+  return page.locator(selector).evaluateAll((elements, right) => {
     return elements
       .filter((el) => {
         const box = el.getBoundingClientRect();

@@ -6,18 +6,30 @@
 import type { ReactNode } from "react";
 import { can, type Permission, ROLE_LABELS } from "../../../shared/team/roles.ts";
 import { useSession } from "../lib/session.ts";
-
-const WHAT: Record<Permission, string> = {
-  read: "read",
-  review: "review and label",
-  configure: "change the configuration",
-  team: "manage the team",
-  own: "change this as an owner does",
-};
+import { PERMISSION_VERBS, roleReason } from "./role-reason.ts";
 
 export function useCan(permission: Permission): boolean {
   const { user } = useSession();
   return can(user?.role, permission);
+}
+
+/** Why the signed-in member's role may not use a control needing `permission`; null if it may. */
+export function useRoleReason(permission: Permission): string | null {
+  const { user } = useSession();
+  return roleReason(user?.role, permission);
+}
+
+/**
+ * The reason beside a control the role may not use, as a short line; give the control
+ * `disabled`, `title={reason}` and `aria-describedby={id}`. Nothing when the role may.
+ */
+export function RoleNote({ id, reason }: { id: string; reason: string | null }) {
+  if (!reason) return null;
+  return (
+    <small className="role-note" id={id} data-role-note>
+      {reason}
+    </small>
+  );
 }
 
 export function Editable({ need, children }: { need: Permission; children: ReactNode }) {
@@ -28,7 +40,7 @@ export function Editable({ need, children }: { need: Permission; children: React
       <p className="config-note read-only-note" role="note">
         You are {/^[AEIOU]/.test(ROLE_LABELS[user.role]) ? "an" : "a"}{" "}
         {ROLE_LABELS[user.role].toLowerCase()} in this account: you can see this, but not{" "}
-        {WHAT[need]}.
+        {PERMISSION_VERBS[need]}.
       </p>
       <fieldset className="read-only" disabled>
         {children}

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { DemoPreview } from "../../../../shared/schemas/demo.ts";
+import { RoleNote, useRoleReason } from "../../components/editable.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { useDemoRefresh } from "./remove-demo-button.tsx";
 import "./demo-data.css";
@@ -41,6 +42,8 @@ export function LoadDemoButton() {
   const queryClient = useQueryClient();
   const refresh = useDemoRefresh();
   const [confirming, setConfirming] = useState(false);
+  // Loading changes rules and lists, so it needs the configure permission, as on the server.
+  const denied = useRoleReason("configure");
   const preview = useQuery({
     ...trpc.stripe.demoPreview.queryOptions(),
     enabled: confirming,
@@ -60,10 +63,20 @@ export function LoadDemoButton() {
     <div className="tx-demo">
       {!confirming ? (
         <>
-          <button type="button" onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            disabled={Boolean(denied)}
+            title={denied ?? undefined}
+            aria-describedby={denied ? "load-demo-denied" : undefined}
+            onClick={() => setConfirming(true)}
+          >
             Load demo data…
           </button>
-          <small>Sample Stripe charges, to see the dashboard and the rules at work.</small>
+          {denied ? (
+            <RoleNote id="load-demo-denied" reason={denied} />
+          ) : (
+            <small>Sample Stripe charges, to see the dashboard and the rules at work.</small>
+          )}
         </>
       ) : (
         <section className="demo-confirm" aria-label="Load demo data" data-demo-confirm>

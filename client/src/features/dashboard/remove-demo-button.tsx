@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { DemoRemoved } from "../../../../shared/schemas/demo.ts";
+import { RoleNote, useRoleReason } from "../../components/editable.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import "./demo-data.css";
 
@@ -49,6 +50,8 @@ export function RemoveDemoButton() {
   const trpc = useTRPC();
   const refresh = useDemoRefresh();
   const [confirming, setConfirming] = useState(false);
+  // Removing is configuration (the server checks the same): others see why the button is off.
+  const denied = useRoleReason("configure");
   const preview = useQuery(trpc.stripe.demoPreview.queryOptions());
   const remove = useMutation(
     trpc.stripe.removeDemo.mutationOptions({
@@ -73,10 +76,18 @@ export function RemoveDemoButton() {
         This account holds <strong>{loaded}</strong> demo charges.
       </span>
       {!confirming && (
-        <button type="button" className="secondary" onClick={() => setConfirming(true)}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={Boolean(denied)}
+          title={denied ?? undefined}
+          aria-describedby={denied ? "remove-demo-denied" : undefined}
+          onClick={() => setConfirming(true)}
+        >
           Remove demo data…
         </button>
       )}
+      <RoleNote id="remove-demo-denied" reason={denied} />
       {confirming && (
         <div className="demo-confirm" data-demo-remove-confirm>
           <p>

@@ -46,7 +46,7 @@ export default function ConsoleShell() {
           <AccountSwitch />
           <span className="user-email">{user.email}</span>
           <Link to="/homepage/settings" className="button secondary" aria-label="Settings">
-            <span aria-hidden="true">⚙</span> Settings
+            <span aria-hidden="true">⚙</span> <span className="topbar-label">Settings</span>
           </Link>
           <button type="button" onClick={() => logout.mutate()} disabled={logout.isPending}>
             Log off

@@ -8,6 +8,7 @@ import { type FormEvent, useState } from "react";
 import { type InviteView, ZInviteInput } from "../../../../shared/schemas/team.ts";
 import { can, ROLE_LABELS, type Role } from "../../../../shared/team/roles.ts";
 import { ErrorMessage } from "../../components/error-message.tsx";
+import { roleReason } from "../../components/role-reason.ts";
 import { fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import { issuesByPath } from "../../lib/zod-issues.ts";
 import { RoleMatrix } from "./role-matrix.tsx";
@@ -24,7 +25,13 @@ export function InvitesSection({ invites, role, onChanged }: Props) {
   return (
     <section className="panel tm-panel" aria-labelledby="invites-title">
       <h2 id="invites-title">Invitations</h2>
-      {manages && <InviteForm role={role} onInvited={onChanged} />}
+      {manages ? (
+        <InviteForm role={role} onInvited={onChanged} />
+      ) : (
+        <p className="config-note" role="note">
+          {roleReason(role, "team")} An admin or an owner invites members and changes roles.
+        </p>
+      )}
       <RoleMatrix />
       <PendingInvites invites={invites} manages={manages} onRevoked={onChanged} />
     </section>

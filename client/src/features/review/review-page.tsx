@@ -8,6 +8,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import type { ReviewFilters, ReviewItem } from "../../../../shared/schemas/review.ts";
+import { useCan } from "../../components/editable.tsx";
 import { LoadMore } from "../../components/load-more.tsx";
 import { LoadError } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
@@ -64,12 +65,14 @@ function Queue() {
   const all = list.data?.pages.flatMap((page) => page.items) ?? [];
   const items = all.filter((item) => !settle.hidden.has(item.id));
   const { stage, undo } = settle;
+  // A role that may not settle (a viewer) has no a / d keys and no hint about them.
+  const mayReview = useCan("review");
   const decide = useCallback(
     (item: ReviewItem | undefined, decision: "approve" | "deny") => {
-      if (!item) return;
+      if (!item || !mayReview) return;
       stage({ item, decision, note: notes[item.id], alwaysAllow: alwaysAllow[item.id] });
     },
-    [stage, notes, alwaysAllow],
+    [stage, notes, alwaysAllow, mayReview],
   );
   // Undo puts the item back where it was and selects it again.
   const undoLast = useCallback(() => {
@@ -96,10 +99,12 @@ function Queue() {
           setSelected(0);
         }}
       />
-      <p className="rv-help">
-        Keys: <kbd>j</kbd>/<kbd>k</kbd> next / previous, <kbd>a</kbd> approve, <kbd>d</kbd> deny,{" "}
-        <kbd>u</kbd> undo (for {UNDO_SECONDS} seconds, before anything is sent).
-      </p>
+      {mayReview && (
+        <p className="rv-help">
+          Keys: <kbd>j</kbd>/<kbd>k</kbd> next / previous, <kbd>a</kbd> approve, <kbd>d</kbd> deny,{" "}
+          <kbd>u</kbd> undo (for {UNDO_SECONDS} seconds, before anything is sent).
+        </p>
+      )}
       <UndoStatus status={settle.status} onUndo={undoLast} />
       {error && (
         <p className="message error" role="alert">

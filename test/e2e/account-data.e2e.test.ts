@@ -1,13 +1,16 @@
 /**
  * Settings → Account in real Chromium: an owner exports the configuration and gets a JSON file;
- * another merchant picks that file, sees what it would change, imports it and sees the new
- * webhook endpoint's secret once; then deletes their account (a wrong password is refused on
- * its field) and lands on the login page, signed out.
+ * another merchant picks that file, sees what it would change in the console's words, imports
+ * it and sees the new webhook endpoint's secret once; a file that requires two-factor sign-in
+ * says, before anything is imported, that the importer will have to set it up at once; then
+ * the merchant deletes their account (a wrong password is refused on its field) and lands on
+ * the login page, signed out.
  */
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_DELETE_TEXT, type AccountConfig } from "../../shared/schemas/account-config.ts";
+import { MUST_ENROL_WARNING } from "../../shared/schemas/import-preview.ts";
 import { DEFAULT_RULES } from "../../shared/schemas/rules.ts";
 import { screenshot, signInAs } from "../helpers/browser.ts";
 import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
@@ -63,6 +66,32 @@ describe("the account's own data in Chromium", () => {
     await signInAs(browser.context, t.baseUrl, other.token);
     await page.goto(`${t.baseUrl}/homepage/settings`);
     await section().getByRole("heading", { name: "Import configuration" }).waitFor();
+    const preview = section().getByRole("region", { name: "What the import changes" });
+
+    // A file that requires two-factor sign-in says so, and what it means for the importer,
+    // before anything is imported.
+    const strict = {
+      warden_config: 1,
+      security: { require_two_factor: true, audit_retention_days: 90 },
+    };
+    await section()
+      .getByLabel("Configuration file")
+      .setInputFiles({
+        name: "strict.json",
+        mimeType: "application/json",
+        buffer: Buffer.from(JSON.stringify(strict)),
+      });
+    const warnings = preview.getByRole("note", { name: "Before you import" });
+    await warnings.getByText(MUST_ENROL_WARNING).waitFor();
+    await warnings.getByText("Audit log events older than 90 days will be deleted.").waitFor();
+    await preview.getByText("Require two-factor sign-in: off → on").waitFor();
+    await screenshot(page, "account-import-two-factor-warning");
+    await preview.getByRole("button", { name: "Cancel" }).click();
+    await preview.waitFor({ state: "detached" });
+    expect(
+      await t.prisma.account.findUniqueOrThrow({ where: { id: other.accountId } }),
+    ).toMatchObject({ requireTwoFactor: false, auditRetentionDays: 365 });
+
     await section()
       .getByLabel("Configuration file")
       .setInputFiles({
@@ -70,9 +99,10 @@ describe("the account's own data in Chromium", () => {
         mimeType: "application/json",
         buffer: Buffer.from(exported.text),
       });
-    const preview = section().getByRole("region", { name: "What the import changes" });
     await preview.getByText("country added: KP").waitFor();
-    await preview.getByText("risk_level_threshold: 70 → 61").waitFor();
+    // Rules by their names, as the Rules page shows them.
+    await preview.getByText("Risk level threshold: 70 → 61").waitFor();
+    await preview.getByText("One trial per device/IP/email: off → on").waitFor();
     await preview.getByText("added user_id:vip-42").waitFor();
     await preview.getByText("added https://8.8.8.8/e2e-hook (label.created)").waitFor();
     // Nothing is written before the confirmation.

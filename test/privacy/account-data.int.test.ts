@@ -13,6 +13,7 @@ import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyWebhook } from "../../sdk/client/index.ts";
 import type { AccountConfig, ConfigImported } from "../../shared/schemas/account-config.ts";
+import { type ImportPreview, MUST_ENROL_WARNING } from "../../shared/schemas/import-preview.ts";
 import { DEFAULT_RULES } from "../../shared/schemas/rules.ts";
 import { DEFAULT_TEMPLATES } from "../../shared/schemas/templates.ts";
 import type { Role } from "../../shared/team/roles.ts";
@@ -215,7 +216,10 @@ describe.each(DB_KINDS)("the account's own data (%s)", (kind) => {
     for (const [section, lines] of Object.entries(res.body.changes)) {
       expect(lines.length, `${section} changed`).toBeGreaterThan(0);
     }
-    expect(res.body.changes.rules).toContain("risk_level_threshold: 70 → 55");
+    // In the console's words: the rule's name and on/off, not its key and true/false.
+    expect(res.body.changes.rules).toContain("Risk level threshold: 70 → 55");
+    expect(res.body.changes.rules).toContain("Too high risk level with threshold: off → on");
+    expect(res.body.changes.templates).toContain("One Human One Trial: off → on");
     expect(res.body.changes.blocklist).toContain("country added: KP");
     expect(res.body.webhook_secrets).toHaveLength(1);
     expect(res.body.webhook_secrets[0]?.secret).toMatch(/^whsec_/);
@@ -260,6 +264,68 @@ describe.each(DB_KINDS)("the account's own data (%s)", (kind) => {
     const one = partial.find((e) => Object.keys(e.before ?? {}).length === 1);
     expect(one).toMatchObject({ before: { blocklist: exported.blocklist }, after: { blocklist } });
     expect(one?.after).toEqual({ blocklist });
+  });
+
+  it("previews an import in words, with what to know first, and writes nothing", async () => {
+    const a = await merchant("previewer");
+    // A teammate without a second factor: requiring one concerns them too.
+    const mate = await merchant("previewer-mate");
+    const [aUser, mateUser] = await Promise.all([userOf(a), userOf(mate)]);
+    if (!aUser || !mateUser) throw new Error("the merchants' users are missing");
+    await t.prisma.membership.create({
+      data: { accountId: a.accountId, userId: mateUser.id, role: "viewer" },
+    });
+    const before = withoutTime(await exportOf(a));
+    const preview = (body: unknown) =>
+      a.api.json<ImportPreview & ErrorBody>("/api/account/config/preview", { body });
+    const doc = {
+      warden_config: 1,
+      rules: { ...DEFAULT_RULES, rule_high_risk: true, risk_level_threshold: 55 },
+      security: { require_two_factor: true, audit_retention_days: 60 },
+      retention: { screenings: 30, identities: null },
+      webhook_endpoints: [{ url: "https://8.8.8.8/preview-hook", events: ["label.created"] }],
+    };
+    const res = await preview(doc);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.warnings).toEqual([
+      MUST_ENROL_WARNING,
+      "1 other member has no two-factor sign-in yet and will have to set it up before using this account again.",
+      "Audit log events older than 60 days will be deleted.",
+      "Screenings older than 30 days will be deleted.",
+      "1 new webhook endpoint will start receiving events; its signing secret is shown once, right after importing.",
+    ]);
+    expect(res.body.changes.security).toEqual([
+      "Require two-factor sign-in: off → on",
+      "Keep audit log events (days): 365 → 60",
+    ]);
+    expect(res.body.changes.rules).toEqual([
+      "Too high risk level with threshold: off → on",
+      "Risk level threshold: 70 → 55",
+    ]);
+    expect(res.body.changes.retention).toEqual(["Keep Screenings (days): default → 30"]);
+    expect(res.body.changes.webhook_endpoints).toEqual([
+      "added https://8.8.8.8/preview-hook (label.created)",
+    ]);
+    expect(res.body.changes.blocklist).toEqual([]);
+    // Nothing is written, and no event is kept of a preview.
+    expect(withoutTime(await exportOf(a))).toEqual(before);
+    expect(
+      await t.prisma.auditEvent.count({
+        where: { accountId: a.accountId, action: { startsWith: "account.previewImport" } },
+      }),
+    ).toBe(0);
+
+    // Once the importer and every member sign in with a second factor, requiring it warns of
+    // nothing; a file the import refuses, the preview refuses the same way.
+    await t.prisma.user.updateMany({
+      where: { id: { in: [aUser.id, mateUser.id] } },
+      data: { totpEnabledAt: clock.now() },
+    });
+    const settled = await preview({ warden_config: 1, security: doc.security });
+    expect(settled.body.warnings).toEqual(["Audit log events older than 60 days will be deleted."]);
+    const bad = await preview({ warden_config: 1, security: { require_two_factor: "yes" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.issues?.[0]).toMatchObject({ path: "security.require_two_factor" });
   });
 
   it("refuses a bad document with a 400 naming the field, and changes nothing", async () => {

@@ -174,6 +174,17 @@ export function createAccountDataRepository(prisma: PrismaClient) {
       });
     },
 
+    /** How many members of the account, `userId` aside, sign in without a second factor. */
+    async othersWithoutTwoFactor(accountId: string, userId: string | undefined): Promise<number> {
+      return prisma.membership.count({
+        where: {
+          accountId,
+          ...(userId ? { userId: { not: userId } } : {}),
+          user: { totpEnabledAt: null },
+        },
+      });
+    },
+
     async passwordHash(userId: string): Promise<string | null> {
       const user = await prisma.user.findUnique({
         where: { id: userId },

@@ -16,11 +16,15 @@ import {
   CONFIG_SECTIONS,
   CONFIG_VERSION,
   type ConfigImported,
-  configChanges,
   ZAccountConfigInput,
   ZAccountDelete,
 } from "../../../shared/schemas/account-config.ts";
 import type { Blocklist } from "../../../shared/schemas/blocklist.ts";
+import {
+  describeChanges,
+  type ImportPreview,
+  importPreview,
+} from "../../../shared/schemas/import-preview.ts";
 import type { RuleSettingsUpdate } from "../../../shared/schemas/rule-settings.ts";
 import type { Rules } from "../../../shared/schemas/rules.ts";
 import type { SettingsView } from "../../../shared/schemas/settings.ts";
@@ -188,6 +192,29 @@ export function createAccountDataService(deps: Deps) {
     },
 
     /**
+     * What importing the document would do, nothing written: every change in words, and what
+     * the importer must know first (a second factor to set up at once, members who will have
+     * to, data a shorter retention deletes, endpoints that start receiving events). Validated
+     * as the import validates it, so a file the import refuses is refused here the same way.
+     */
+    async previewImport(
+      caller: Caller,
+      raw: unknown,
+      session: { twoFactor: boolean },
+    ): Promise<ImportPreview> {
+      const doc = ZAccountConfigInput.parse(raw);
+      await checkBeyondSchemas(doc);
+      const [current, others] = await Promise.all([
+        exportConfig(caller.accountId),
+        repo.othersWithoutTwoFactor(caller.accountId, caller.userId),
+      ]);
+      return importPreview(current, doc, {
+        twoFactor: session.twoFactor,
+        othersWithoutTwoFactor: others,
+      });
+    },
+
+    /**
      * Validates the whole document, then writes every section it carries in one transaction;
      * the answer says what changed per section and shows each new endpoint's secret once.
      */
@@ -195,7 +222,7 @@ export function createAccountDataService(deps: Deps) {
       const doc = ZAccountConfigInput.parse(raw);
       await checkBeyondSchemas(doc);
       const { accountId } = caller;
-      const changes = configChanges(await exportConfig(accountId), doc);
+      const changes = describeChanges(await exportConfig(accountId), doc);
       const endpoints = (doc.webhook_endpoints ?? []).map(({ url, events }) => {
         const secret = `whsec_${randomBytes(24).toString("base64url")}`;
         return { url, events, secret, secretCipher: deps.sealWebhookSecret(accountId, secret) };

@@ -18,6 +18,7 @@ import {
   ZErasurePreview,
   ZErasureResult,
 } from "../../../shared/schemas/end-users.ts";
+import { ZImportPreview } from "../../../shared/schemas/import-preview.ts";
 import { ZRetentionSettings, ZRetentionView } from "../../../shared/schemas/retention.ts";
 import { audits, op } from "../operation.ts";
 
@@ -116,6 +117,30 @@ export const account = {
       summary:
         "The account's configuration as one JSON document (rules, templates, rule settings, score thresholds, lists, allowed origins, settings and webhook endpoints without secrets, security, retention); owners and admins",
       errors: [403],
+    },
+  }),
+  /** What an import would change and what to know first (nothing written): owners. */
+  previewImport: op({
+    need: "own",
+    kind: "mutation",
+    input: ZAccountConfigInput,
+    output: ZImportPreview,
+    handler: ({ services, caller, session }, input) =>
+      services.accountData.previewImport(caller, input, session.user),
+    rest: {
+      method: "POST",
+      path: "/account/config/preview",
+      tag: "account",
+      summary:
+        "What importing a configuration document would change, per section in words, and warnings to read first (two-factor sign-in required, data a shorter retention deletes, new webhook endpoints); nothing is written; owners only",
+      bodyLimit: CONFIG_MAX_BYTES,
+      errors: [403, 404, 413],
+      examples: {
+        body: {
+          warden_config: 1,
+          security: { require_two_factor: true, audit_retention_days: 365 },
+        },
+      },
     },
   }),
   /** Every section in one transaction; each new webhook endpoint's secret is shown once. */

@@ -1,6 +1,7 @@
 /**
  * Importing a configuration file: it is read and checked here with the server's own schema,
- * what it would change is shown per section (against this account's export), and only a
+ * the server says what it would change per section and what to know first (two-factor
+ * sign-in to set up at once, data a shorter retention deletes, new endpoints), and only a
  * confirmation imports it. New webhook endpoints' signing secrets are shown once.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -8,9 +9,9 @@ import { type ChangeEvent, useState } from "react";
 import {
   type ConfigChanges,
   type ConfigImported,
-  configChanges,
   ZAccountConfigInput,
 } from "../../../../shared/schemas/account-config.ts";
+import type { ImportPreview } from "../../../../shared/schemas/import-preview.ts";
 import { ErrorMessage } from "../../components/error-message.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 
@@ -50,9 +51,10 @@ export function ChangeList({ changes }: { changes: ConfigChanges }) {
 export function ImportConfig() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [file, setFile] = useState<{ name: string; doc: unknown; changes: ConfigChanges } | null>(
+  const [file, setFile] = useState<{ name: string; doc: unknown; preview: ImportPreview } | null>(
     null,
   );
+  const previewImport = useMutation(trpc.account.previewImport.mutationOptions());
   const [readError, setReadError] = useState<string | null>(null);
   const [done, setDone] = useState<ConfigImported | null>(null);
   const importConfig = useMutation(
@@ -82,11 +84,8 @@ export function ImportConfig() {
         setReadError(`${issue?.path.join(".") || "The file"}: ${issue?.message ?? "not valid"}`);
         return;
       }
-      const current = await queryClient.fetchQuery({
-        ...trpc.account.exportConfig.queryOptions(),
-        staleTime: 0,
-      });
-      setFile({ name: picked.name, doc, changes: configChanges(current, parsed.data) });
+      const preview = await previewImport.mutateAsync(doc as never);
+      setFile({ name: picked.name, doc, preview });
     } catch (caught) {
       setReadError(caught instanceof SyntaxError ? "This file is not JSON." : errorMessage(caught));
     }
@@ -111,8 +110,15 @@ export function ImportConfig() {
       )}
       {file && (
         <section className="stack account-preview" aria-label="What the import changes">
+          {file.preview.warnings.length > 0 && (
+            <ul className="account-warnings" role="note" aria-label="Before you import">
+              {file.preview.warnings.map((warning) => (
+                <li key={warning}>{warning}</li>
+              ))}
+            </ul>
+          )}
           <p>Importing {file.name} changes:</p>
-          <ChangeList changes={file.changes} />
+          <ChangeList changes={file.preview.changes} />
           <div className="account-actions">
             <button
               type="button"

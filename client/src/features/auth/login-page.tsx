@@ -15,6 +15,7 @@ import { EnrolTwoFactor } from "../two-factor/enrol-two-factor.tsx";
 import { SecondFactorForm } from "../two-factor/second-factor-form.tsx";
 import { AuthLayout, FormMessage } from "./auth-layout.tsx";
 import { ForgotPasswordForm } from "./forgot-password-form.tsx";
+import { nextPath } from "./next-path.ts";
 
 const CONSOLE = "/homepage/dashboard";
 
@@ -23,6 +24,7 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const refreshSession = useRefreshSession();
   const { user, isLoading } = useSession();
+  const [search] = useSearchParams();
   const logout = useMutation(
     trpc.auth.logout.mutationOptions({
       onSettled: async () => {
@@ -34,7 +36,7 @@ export default function LoginPage() {
 
   async function enterConsole() {
     await refreshSession();
-    navigate(CONSOLE, { replace: true });
+    navigate(nextPath(search, CONSOLE), { replace: true });
   }
 
   if (isLoading) return <p className="loading">Loading...</p>;
@@ -79,10 +81,16 @@ function PasswordStep() {
   const login = useMutation(
     trpc.auth.login.mutationOptions({
       onSuccess: async ({ user }) => {
-        // With a second factor the session now owes its code: this page shows that step.
-        if (user.twoFactor) navigate("/login?step=two-factor", { replace: true });
+        // With a second factor the session now owes its code: this page shows that step
+        // (keeping where to go after it).
+        if (user.twoFactor) {
+          const step = new URLSearchParams({ step: "two-factor" });
+          const next = search.get("next");
+          if (next) step.set("next", next);
+          navigate(`/login?${step}`, { replace: true });
+        }
         await refreshSession();
-        if (!user.twoFactor) navigate("/");
+        if (!user.twoFactor) navigate(nextPath(search, "/"));
       },
     }),
   );

@@ -1,8 +1,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
-import { PASSWORD_MAX, PASSWORD_MIN } from "../../../../shared/schemas/auth.ts";
-import { EmailField, PasswordField } from "../../components/text-field.tsx";
+import { ACCOUNT_NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from "../../../../shared/schemas/auth.ts";
+import { EmailField, PasswordField, TextField } from "../../components/text-field.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { AuthLayout, FormMessage } from "./auth-layout.tsx";
 
@@ -10,11 +10,13 @@ export default function SignupPage() {
   const trpc = useTRPC();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  const [accountName, setAccountName] = useState("");
   const signup = useMutation(trpc.auth.signup.mutationOptions());
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    signup.mutate({ email, password });
+    const name = accountName.trim();
+    signup.mutate({ email, password, ...(name ? { account_name: name } : {}) });
   }
 
   return (
@@ -36,6 +38,19 @@ export default function SignupPage() {
           />
           <small id="password-hint">
             {PASSWORD_MIN} to {PASSWORD_MAX} characters.
+          </small>
+          <TextField
+            label="Account name (optional)"
+            name="account_name"
+            maxLength={ACCOUNT_NAME_MAX}
+            placeholder="Your app's name"
+            autoComplete="organization"
+            aria-describedby="account-name-hint"
+            value={accountName}
+            onValue={setAccountName}
+          />
+          <small id="account-name-hint">
+            What your teammates see it called. Empty: your app's name from Settings.
           </small>
           <button type="submit" disabled={signup.isPending}>
             {signup.isPending ? "Signing up..." : "Sign Up"}

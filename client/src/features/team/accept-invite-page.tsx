@@ -1,16 +1,19 @@
 /**
  * /invite?token=…: the page an invitation email links to. It says who invited whom to which
  * account as what, and then: Accept, for the person signed in with the invited email; a way
- * to log out, for someone else; and, signed out, how to log in (or sign up first, with that
- * email) and come back to this link.
+ * to log out, for someone else; and, signed out, a password to choose (a person new to
+ * Warden is in at once, in the inviting account) or a way to log in that comes back here.
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { MESSAGES } from "../../../../shared/messages.ts";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../../../../shared/schemas/auth.ts";
 import type { InvitePreview } from "../../../../shared/schemas/team.ts";
 import { ROLE_LABELS } from "../../../../shared/team/roles.ts";
+import { PasswordField } from "../../components/text-field.tsx";
 import { useRefreshSession, useSession } from "../../lib/session.ts";
-import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import { AuthLayout, FormMessage } from "../auth/auth-layout.tsx";
 import { shortDate } from "./team-format.ts";
 
@@ -66,20 +69,19 @@ function Answer({ invite, token }: { invite: InvitePreview; token: string }) {
   }
   if (isLoading) return <p className="loading">Loading…</p>;
   if (!user || user.pendingTwoFactor) {
+    const back = `/invite?${new URLSearchParams({ token })}`;
     return (
       <>
         <p>
           This invitation is for <strong>{invite.email}</strong> and works until{" "}
-          {shortDate(invite.expires_at)}. To accept it:
+          {shortDate(invite.expires_at)}.
         </p>
-        <ol className="stack">
-          <li>
-            <Link to="/login">Log in</Link> as {invite.email}. No Warden login yet?{" "}
-            <Link to="/signup">Sign up</Link> with {invite.email} and confirm your email first
-            (signing up also gives you an account of your own).
-          </li>
-          <li>Then open the link in the invitation email again, and accept.</li>
-        </ol>
+        <JoinForm invite={invite} token={token} />
+        <p>
+          Already have a Warden login as {invite.email}?{" "}
+          <Link to={`/login?${new URLSearchParams({ next: back })}`}>Log in</Link> and accept the
+          invitation.
+        </p>
       </>
     );
   }
@@ -87,6 +89,55 @@ function Answer({ invite, token }: { invite: InvitePreview; token: string }) {
     return <WrongPerson invited={invite.email} signedIn={user.email} />;
   }
   return <AcceptButton token={token} />;
+}
+
+/** A person new to Warden chooses a password and is signed in, in the inviting account. */
+function JoinForm({ invite, token }: { invite: InvitePreview; token: string }) {
+  const trpc = useTRPC();
+  const navigate = useNavigate();
+  const refreshSession = useRefreshSession();
+  const [password, setPassword] = useState("");
+  const join = useMutation(
+    trpc.team.joinInvite.mutationOptions({
+      onSuccess: async () => {
+        await refreshSession();
+        navigate("/homepage/dashboard");
+      },
+    }),
+  );
+  const passwordError = fieldErrors(join.error).password;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    join.mutate({ token, password });
+  }
+
+  return (
+    <form onSubmit={submit} aria-label="Join with a new password" className="stack">
+      <h2>New to Warden?</h2>
+      <p>Choose a password for {invite.email}: you join at once, no other sign-up needed.</p>
+      <PasswordField
+        fresh
+        label="Choose a password"
+        name="password"
+        minLength={PASSWORD_MIN}
+        maxLength={PASSWORD_MAX}
+        aria-describedby="join-password-hint"
+        value={password}
+        onValue={setPassword}
+      />
+      <small id="join-password-hint">
+        {passwordError ?? `${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`}
+      </small>
+      <button type="submit" disabled={join.isPending}>
+        {join.isPending ? "Joining…" : `Join ${invite.account_name}`}
+      </button>
+      <FormMessage
+        kind="error"
+        text={passwordError ? null : join.error && errorMessage(join.error)}
+      />
+    </form>
+  );
 }
 
 function AcceptButton({ token }: { token: string }) {
@@ -120,7 +171,7 @@ function WrongPerson({ invited, signedIn }: { invited: string; signedIn: string 
     <>
       <FormMessage
         kind="error"
-        text={`This invitation is for ${invited}, and you are signed in as ${signedIn}. Log out, then log in as ${invited} to accept it.`}
+        text={`This invitation is for ${invited}, and you are signed in as ${signedIn}. Log out, then join or log in as ${invited} to accept it.`}
       />
       <div>
         <button

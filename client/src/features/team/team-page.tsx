@@ -8,6 +8,7 @@ import { LoadError } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { useSession } from "../../lib/session.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
+import { AccountNameSection } from "./account-name-section.tsx";
 import { InvitesSection } from "./invites-section.tsx";
 import { MembersSection } from "./members-section.tsx";
 import { OwnershipSection } from "./ownership-section.tsx";
@@ -41,6 +42,7 @@ function Team() {
       <p className="tm-intro">You are {withArticle(user.role)} in this account.</p>
       <MembersSection members={team.data.members} role={user.role} onChanged={onChanged} />
       <InvitesSection invites={team.data.invites} role={user.role} onChanged={onChanged} />
+      <AccountNameSection />
       <OwnershipSection members={team.data.members} role={user.role} />
       <SecuritySection />
     </>

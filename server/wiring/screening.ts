@@ -18,6 +18,7 @@ import { createScreeningRepository } from "../modules/screening/screening.reposi
 import { createScreeningService } from "../modules/screening/screening.service.ts";
 import { createScreeningBatches } from "../modules/screening/screening-batches.ts";
 import { createScreeningHistoryService } from "../modules/screening/screening-history.service.ts";
+import { createScreeningsApi } from "../modules/screening/screenings-api.ts";
 import type { DecisionServices } from "./decisions.ts";
 import type { ServiceDeps } from "./deps.ts";
 import type { PolicyServices } from "./policy.ts";
@@ -74,6 +75,8 @@ export function wireScreening(
       observe: metrics.screening,
     }),
     screeningHistory: createScreeningHistoryService({ repo: screeningRepo, now }),
+    /** GET /api/v1/screenings: the screenings for scripts, filtered by label too. */
+    screeningsApi: createScreeningsApi(prisma),
     /** The dashboard's decisions per minute over the last hour. */
     perMinute: createPerMinuteService({ repo: screeningRepo, now }),
     backtest: createBacktestService({

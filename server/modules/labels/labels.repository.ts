@@ -93,6 +93,117 @@ export function createLabelsRepository(
       });
     },
 
+    /**
+     * Labels every subject of `subjectIds` in the account as one batch, in one transaction:
+     * the subjects' rows are locked first (in id order, so two bulk labels over the same
+     * subjects queue rather than interleave) and the batch is stamped after any label they
+     * already have, so the newest label and the flagged mark always agree. Ids that name
+     * nothing in the account are returned, not labelled.
+     */
+    bulk(
+      accountId: string,
+      batch: Omit<NewLabel, "subjectId" | "sourceRef"> & { batchId: string },
+      subjectIds: readonly string[],
+      at: Date,
+      events?: LabelEvents,
+    ): Promise<{ labelled: LabelView[]; notFound: string[] }> {
+      return prisma.$transaction(async (tx) => {
+        const ids = [...subjectIds];
+        const found =
+          batch.subjectKind === "screening"
+            ? await tx.$queryRaw<{ id: string; demo: boolean }[]>`
+                SELECT "id", false AS "demo" FROM "Screening"
+                WHERE "accountId" = ${accountId} AND "id" = ANY (${ids}::text[])
+                ORDER BY "id" FOR UPDATE`
+            : await tx.$queryRaw<{ id: string; demo: boolean }[]>`
+                SELECT "chargeId" AS "id", "demo" FROM "Transaction"
+                WHERE "accountId" = ${accountId} AND "chargeId" = ANY (${ids}::text[])
+                ORDER BY "chargeId" FOR UPDATE`;
+        const present = new Set(found.map((row) => row.id));
+        const notFound = ids.filter((id) => !present.has(id));
+        if (found.length === 0) return { labelled: [], notFound };
+        const [newest] = await tx.$queryRaw<{ at: Date | null }[]>`
+          SELECT max("createdAt") AS "at" FROM "Label"
+          WHERE "accountId" = ${accountId} AND "subjectKind"::text = ${batch.subjectKind}
+            AND "subjectId" = ANY (${[...present]}::text[])`;
+        const after = newest?.at ? new Date(newest.at).getTime() + 1 : 0;
+        const createdAt = new Date(Math.max(at.getTime(), after));
+        const rows = await tx.label.createManyAndReturn({
+          data: found.map((row) => ({ accountId, ...batch, subjectId: row.id, createdAt })),
+        });
+        const demo = new Set(found.filter((row) => row.demo).map((row) => row.id));
+        const labelled = rows.map(toLabelView);
+        if (outbox && events) {
+          const reported = labelled.filter((view) => !demo.has(view.subject_id));
+          await outbox.stage(tx, accountId, reported.flatMap(events));
+        }
+        if (marks && batch.subjectKind === "screening") {
+          await marks.mark(tx, accountId, [...present], batch.label === "fraud");
+        }
+        return { labelled, notFound };
+      });
+    },
+
+    /**
+     * Removes the batch's labels (a bulk label undone), its subjects locked as `bulk` locks
+     * them; each screening's flagged mark follows the label that is current again (none:
+     * cleared). Null when the account has no such batch.
+     */
+    undo(accountId: string, batchId: string): Promise<{ removed: number } | null> {
+      return prisma.$transaction(async (tx) => {
+        const rows = await tx.label.findMany({
+          where: { accountId, batchId },
+          select: { subjectKind: true, subjectId: true },
+        });
+        const first = rows[0];
+        if (!first) return null;
+        const kind = first.subjectKind;
+        const ids = [...new Set(rows.map((row) => row.subjectId))].sort();
+        if (kind === "screening") {
+          await tx.$queryRaw`
+            SELECT "id" FROM "Screening"
+            WHERE "accountId" = ${accountId} AND "id" = ANY (${ids}::text[])
+            ORDER BY "id" FOR UPDATE`;
+        } else {
+          await tx.$queryRaw`
+            SELECT "chargeId" FROM "Transaction"
+            WHERE "accountId" = ${accountId} AND "chargeId" = ANY (${ids}::text[])
+            ORDER BY "chargeId" FOR UPDATE`;
+        }
+        const { count } = await tx.label.deleteMany({ where: { accountId, batchId } });
+        if (marks && kind === "screening") {
+          const current = await tx.label.findMany({
+            where: { accountId, subjectKind: kind, subjectId: { in: ids } },
+            orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+            distinct: ["subjectId"],
+            select: { subjectId: true, label: true },
+          });
+          const labelled = new Set(current.map((row) => row.subjectId));
+          // Without a label, the mark is the review's own again: set when it was denied.
+          const denied = await tx.screening.findMany({
+            where: {
+              accountId,
+              id: { in: ids.filter((id) => !labelled.has(id)) },
+              reviewStatus: "denied",
+            },
+            select: { id: true },
+          });
+          const fraud = new Set([
+            ...current.filter((row) => row.label === "fraud").map((row) => row.subjectId),
+            ...denied.map((row) => row.id),
+          ]);
+          await marks.mark(tx, accountId, [...fraud], true);
+          await marks.mark(
+            tx,
+            accountId,
+            ids.filter((id) => !fraud.has(id)),
+            false,
+          );
+        }
+        return { removed: count };
+      });
+    },
+
     async history(accountId: string, subjectKind: LabelSubjectKind, subjectId: string) {
       const rows = await prisma.label.findMany({
         where: { accountId, subjectKind, subjectId },

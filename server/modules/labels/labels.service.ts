@@ -3,6 +3,14 @@
  * labels a charge fraud when it reports a fraud dispute or an early fraud warning. Every
  * label is a new row, so changing one keeps the earlier one as history.
  */
+
+import { randomUUID } from "node:crypto";
+import {
+  type BulkLabelInput,
+  type BulkLabelResult,
+  type LabelUndoResult,
+  ZBulkLabelInput,
+} from "../../../shared/schemas/bulk-labels.ts";
 import {
   type LabelInput,
   type LabelSource,
@@ -65,6 +73,44 @@ export function createLabelsService({ repo, now, eventOf, eventsStored }: Deps) 
       );
       if (!demo) eventsStored?.();
       return label;
+    },
+
+    /**
+     * Labels many subjects as one batch (bulk-labels.ts); ids that name nothing in the account
+     * come back as not found, never labelled, and say nothing of other accounts.
+     */
+    async bulk(accountId: string, raw: BulkLabelInput, by: Labeller): Promise<BulkLabelResult> {
+      const input = ZBulkLabelInput.parse(raw);
+      const batchId = randomUUID();
+      const { labelled, notFound } = await repo.bulk(
+        accountId,
+        {
+          subjectKind: input.subject_kind,
+          label: input.label,
+          source: by.source,
+          who: by.who,
+          whoId: by.whoId,
+          note: input.note || null,
+          batchId,
+        },
+        input.subject_ids,
+        now(),
+        events,
+      );
+      if (labelled.length > 0) eventsStored?.();
+      return {
+        batch_id: labelled.length > 0 ? batchId : null,
+        label: input.label,
+        labelled: labelled.length,
+        not_found: notFound,
+      };
+    },
+
+    /** Removes one bulk label's batch: each subject's earlier label is current again. */
+    async undo(accountId: string, batchId: string): Promise<LabelUndoResult> {
+      const undone = await repo.undo(accountId, batchId);
+      if (!undone) throw new AppError("NOT_FOUND", "No such batch of labels in this account.");
+      return { batch_id: batchId, removed: undone.removed };
     },
 
     async history(accountId: string, raw: LabelSubject): Promise<LabelView[]> {

@@ -47,12 +47,12 @@ export function consumerAddress(address: string): boolean {
   return consumerNetwork({ geo: lookupIp(address) });
 }
 
-function encodeCursor(row: { createdAt: Date; id: string }): string {
+export function encodeCursor(row: { createdAt: Date; id: string }): string {
   return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
 }
 
 /** A cursor this server gave out, its time one a row can have (cursor-time.ts). */
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [time, id, extra] = Buffer.from(cursor, "base64url").toString().split("|");
   const at = cursorTime(time);
   if (at === undefined || !id || extra !== undefined || !/^[0-9a-f-]{36}$/.test(id)) {

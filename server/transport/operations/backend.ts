@@ -4,6 +4,13 @@
  * the rules sent to review) and an end user's data rights (docs/privacy.md, decision 029).
  */
 import {
+  BULK_LABELS_MAX,
+  ZBulkLabelInput,
+  ZBulkLabelResult,
+  ZLabelBatchRef,
+  ZLabelUndoResult,
+} from "../../../shared/schemas/bulk-labels.ts";
+import {
   ZEndUserExport,
   ZEndUserSelector,
   ZErasureResult,
@@ -18,6 +25,7 @@ import {
   ZScreeningSettleInput,
 } from "../../../shared/schemas/review.ts";
 import { ZScreenInput, ZScreenResult } from "../../../shared/schemas/screening.ts";
+import { ZScreeningsApiPage, ZScreeningsApiQuery } from "../../../shared/schemas/screenings-api.ts";
 import { audits, byId, op } from "../operation.ts";
 import { apiKeyLabeller } from "../who.ts";
 import { endUserSummary } from "./privacy.ts";
@@ -78,9 +86,62 @@ export const labelsApi = {
       },
     },
   }),
+  bulk: op({
+    need: "apiKey",
+    audit: true,
+    kind: "mutation",
+    trpc: false,
+    input: ZBulkLabelInput,
+    output: ZBulkLabelResult,
+    handler: ({ services, caller }, input) =>
+      services.labels.bulk(caller.accountId, input, apiKeyLabeller(caller)),
+    rest: {
+      method: "POST",
+      path: "/v1/labels/bulk",
+      tag: "decisions",
+      summary: `Label up to ${BULK_LABELS_MAX} screenings or charges at once, as one batch that one call undoes; ids not in this account come back in not_found`,
+      examples: {
+        body: { subject_kind: "screening", subject_ids: ["…", "…"], label: "legitimate" },
+      },
+    },
+  }),
+  undo: op({
+    need: "apiKey",
+    audit: true,
+    target: (input: { batch_id?: string }) => input?.batch_id,
+    kind: "mutation",
+    trpc: false,
+    input: ZLabelBatchRef,
+    output: ZLabelUndoResult,
+    handler: ({ services, caller }, input) =>
+      services.labels.undo(caller.accountId, input.batch_id),
+    rest: {
+      method: "DELETE",
+      path: "/v1/labels/batches/:batch_id",
+      tag: "decisions",
+      summary:
+        "Undo a bulk label: its labels are removed and each subject's earlier label is current again",
+      errors: [404],
+    },
+  }),
 };
 
 export const screeningsApi = {
+  list: op({
+    need: "apiKey",
+    kind: "query",
+    trpc: false,
+    input: ZScreeningsApiQuery,
+    output: ZScreeningsApiPage,
+    handler: ({ services, caller }, input) => services.screeningsApi.list(caller.accountId, input),
+    rest: {
+      method: "GET",
+      path: "/v1/screenings",
+      tag: "decisions",
+      summary:
+        "The account's screenings, newest first: filter by decision, type, from and to (ISO times or dates), labelled (true/false), label (fraud/legitimate) and email; up to limit (1-200, 50) a page, the next with cursor=next_cursor",
+    },
+  }),
   get: op({
     need: "apiKey",
     kind: "query",

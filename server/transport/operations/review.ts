@@ -6,6 +6,12 @@ import {
   ZAllowEntryView,
 } from "../../../shared/schemas/allow-list.ts";
 import {
+  ZBulkLabelInput,
+  ZBulkLabelResult,
+  ZLabelBatchRef,
+  ZLabelUndoResult,
+} from "../../../shared/schemas/bulk-labels.ts";
+import {
   ZLabelHistory,
   ZLabelInput,
   ZLabelSubject,
@@ -95,6 +101,30 @@ export const labels = {
     input: ZLabelSubject,
     output: ZLabelHistory,
     handler: ({ services, caller }, input) => services.labels.history(caller.accountId, input),
+  }),
+  /** Select and label: many screenings or charges as one batch, undone at once. */
+  bulk: op({
+    need: "review",
+    audit: true,
+    kind: "mutation",
+    input: ZBulkLabelInput,
+    output: ZBulkLabelResult,
+    handler: ({ services, caller, session }, input) =>
+      services.labels.bulk(caller.accountId, input, {
+        source: "person",
+        who: session.user.email,
+        whoId: session.user.id,
+      }),
+  }),
+  undo: op({
+    need: "review",
+    audit: true,
+    target: (input: { batch_id?: string }) => input?.batch_id,
+    kind: "mutation",
+    input: ZLabelBatchRef,
+    output: ZLabelUndoResult,
+    handler: ({ services, caller }, input) =>
+      services.labels.undo(caller.accountId, input.batch_id),
   }),
 };
 

@@ -57,7 +57,7 @@ export function wireAccounts({
     now,
   });
   const teamRepo = createTeamRepository(prisma);
-  const security = createSecurityService(teamRepo);
+  const security = createSecurityService(teamRepo, { mailer: outbox, publicUrl });
   const team = createTeamService({
     repo: teamRepo,
     sessions,
@@ -75,6 +75,7 @@ export function wireAccounts({
     encryptor,
     verifyPassword,
     now,
+    notices: { mailer: outbox, publicUrl },
   });
   return {
     sessions,

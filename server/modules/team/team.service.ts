@@ -11,7 +11,15 @@ import type { Caller } from "../../lib/caller.ts";
 import { createInvitations } from "./invitations.ts";
 import { refuseChange, refuseTransfer } from "./team.rules.ts";
 import type { TeamDeps } from "./team.types.ts";
-import { actorAndTarget, locked, memberOf, placeMember, refused } from "./team-steps.ts";
+import { ownerMail, removedMail } from "./team-mails.ts";
+import {
+  accountName,
+  actorAndTarget,
+  locked,
+  memberOf,
+  placeMember,
+  refused,
+} from "./team-steps.ts";
 
 export { LIMITS } from "./invitations.ts";
 
@@ -20,7 +28,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const SHOW_EXPIRED_MS = 30 * DAY_MS;
 
 export function createTeamService(deps: TeamDeps) {
-  const { repo, now } = deps;
+  const { repo, now, mailer, publicUrl } = deps;
+
+  /** What a mail about a change in the account says: to whom, by whom, which account. */
+  async function about(accountId: string, userId: string, by: string) {
+    const [emails, account] = await Promise.all([repo.emailsOf([userId]), repo.account(accountId)]);
+    const to = emails.get(userId);
+    return to ? { to, by, account: accountName(account), publicUrl } : null;
+  }
 
   async function teamView(caller: Caller): Promise<TeamView> {
     const at = now();
@@ -77,7 +92,7 @@ export function createTeamService(deps: TeamDeps) {
 
     /**
      * Takes a member out of the account, revoking the invitations they sent; their sessions
-     * move to another of their accounts.
+     * move to another of their accounts, and they get an email saying so.
      */
     async remove(caller: Caller, userId: string): Promise<void> {
       const actor = memberOf(caller);
@@ -88,6 +103,10 @@ export function createTeamService(deps: TeamDeps) {
         refused(refuseChange({ actor: me.role, target: target.role, self, change, owners }));
         await placeMember(team, userId, null, now());
       });
+      // Told by email: their next request acts elsewhere (or signs them out) without a word.
+      const mail =
+        userId === actor.userId ? null : await about(actor.accountId, userId, actor.email);
+      if (mail) await mailer.send(removedMail(mail));
     },
 
     /** The caller leaves the account they act in (not as its last owner), revoking their invitations. */
@@ -102,7 +121,10 @@ export function createTeamService(deps: TeamDeps) {
       });
     },
 
-    /** The member becomes an owner and the caller, an owner, becomes an admin, at once. */
+    /**
+     * The member becomes an owner and the caller, an owner, becomes an admin, at once; the new
+     * owner gets an email saying so.
+     */
     async transferOwnership(caller: Caller, userId: string): Promise<void> {
       const actor = memberOf(caller);
       await locked(repo, actor.accountId, async (team) => {
@@ -112,6 +134,8 @@ export function createTeamService(deps: TeamDeps) {
         // An admin may not invite owners: the former owner's pending owner invitations go.
         await placeMember(team, actor.userId, "admin", now());
       });
+      const mail = await about(actor.accountId, userId, actor.email);
+      if (mail) await mailer.send(ownerMail(mail));
     },
 
     ...createInvitations(deps),

@@ -14,12 +14,14 @@ import type {
 } from "../../../shared/schemas/two-factor.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { Encryptor } from "../../lib/encryption.ts";
+import type { Mailer } from "../../lib/mailer.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { SessionService, ValidSession } from "../auth/session.service.ts";
 import type { Limit, ThrottleService } from "../throttle/throttle.service.ts";
 import { newRecoveryCodes, readCode, recoveryCodeHash } from "./second-factor-code.ts";
 import { base32Secret, keyUri, matchingStep, newTotpKey } from "./totp.ts";
 import type { TwoFactorRepository } from "./two-factor.repository.ts";
+import { type TwoFactorChange, twoFactorMail } from "./two-factor-mails.ts";
 
 const MINUTE = 60_000;
 
@@ -46,6 +48,8 @@ type Deps = {
   /** The auth module's password check (argon2id), for the password asked again here. */
   verifyPassword: (hash: string, password: string) => Promise<boolean>;
   now: () => Date;
+  /** The person is told by email of each change to their second factor (the outbox). */
+  notices?: { mailer: Mailer; publicUrl: string };
 };
 
 const secretSeal = (userId: string) => `user:${userId}:totp_secret`;
@@ -64,7 +68,12 @@ export function createTwoFactorService({
   encryptor,
   verifyPassword,
   now,
+  notices,
 }: Deps) {
+  async function tell(member: Member, change: TwoFactorChange) {
+    if (notices) await notices.mailer.send(twoFactorMail(member.email, change, notices.publicUrl));
+  }
+
   async function userOf(member: Member) {
     const user = await repo.findUser(member.id);
     if (!user) throw new AppError("UNAUTHORIZED", MESSAGES.signInRequired);
@@ -191,6 +200,7 @@ export function createTwoFactorService({
       );
       if (!enabled) throw new AppError("CONFLICT", MESSAGES.twoFactorNotStarted);
       await recordEverywhere(member, ip, "two_factor.enabled");
+      await tell(member, "enabled");
       return { recovery_codes: codes };
     },
 
@@ -202,6 +212,7 @@ export function createTwoFactorService({
       const method = await proveSecondFactor(user, input.code);
       await repo.disable(user.id);
       await recordEverywhere(member, ip, "two_factor.disabled", { method });
+      await tell(member, "disabled");
       return { ok: true as const };
     },
 
@@ -213,10 +224,14 @@ export function createTwoFactorService({
       const { codes, hashes } = newCodes();
       await repo.replaceRecoveryCodes(user.id, hashes);
       await recordEverywhere(member, ip, "two_factor.recovery_codes_regenerated", { method });
+      await tell(member, "codes");
       return { recovery_codes: codes };
     },
 
-    /** The sign-in's second step: a good code makes the session whole. */
+    /**
+     * The sign-in's second step: a good code makes the session whole. Signed in with a
+     * recovery code, the answer says how many are left, so the person knows when to make more.
+     */
     async verifySignIn(session: ValidSession, typed: string, ip: string) {
       if (!session.pendingTwoFactor) {
         throw new AppError("BAD_REQUEST", MESSAGES.twoFactorNotPending);
@@ -238,7 +253,8 @@ export function createTwoFactorService({
       }
       await sessions.completeTwoFactor(session.id);
       await audit.record({ ...event, action: "auth.sign_in", after: { method } });
-      return { ok: true as const, method };
+      if (method === "totp") return { ok: true as const, method };
+      return { ok: true as const, method, recovery_codes_left: await repo.unusedRecoveryCodes(user.id) };
     },
   };
 }

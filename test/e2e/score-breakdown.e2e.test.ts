@@ -6,16 +6,18 @@
  * open row shows the same. A sum past 100 says it was held, what takes points off is in another
  * colour, signals with no weight sit behind a disclosure, a screening stored before the score says it has no
  * breakdown, and all of it fits a 375 px phone. The card's screenshot goes to test-results/,
- * or to docs/screenshots/review-card-score.png with UPDATE_DOC_SCREENSHOTS=1.
+ * or to docs/screenshots/review-card-score.png with UPDATE_DOC_SCREENSHOTS=1. On a fresh
+ * account a score of 100 that nothing acts on says so in its detail, and the Dashboard's
+ * recommended set-up makes the next one act (issue 47).
  */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Contribution, ScreenResult } from "../../shared/schemas/screening.ts";
-import { ARTIFACTS_DIR, screenshot } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, screenshot, signInAs } from "../helpers/browser.ts";
 import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
-import type { Merchant } from "../helpers/merchants.ts";
+import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { type Backend, backendOf, turnOn } from "../helpers/screening.ts";
 import type { TestApp } from "../helpers/test-app.ts";
 
@@ -254,5 +256,85 @@ describe("risk score breakdown in Chromium", () => {
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
+  });
+  it("says a score nothing acted on was not acted on, and why, until the recommended set-up acts on it", async () => {
+    // A fresh account of its own: no rule, template or threshold.
+    const fresh = await signedInMerchant(t, "not-acted-on@example.com");
+    const freshBackend = await backendOf(t, fresh);
+    const bad = {
+      type: "signup",
+      email: "temp@mailinator.com",
+      ip: "51.15.0.1",
+      user_agent: "python-requests/2.31",
+    } as const;
+    const before = await freshBackend.decide({ ...bad, user_id: "u-bad-1" });
+    expect(before.decision).toBe("allow");
+    expect(before.score).toBe(100);
+    const note = "score 100, not acted on: no threshold for signups; set one or turn on a template";
+    expect(before.score_note).toBe(note);
+
+    await signInAs(browser.context, t.baseUrl, fresh.token);
+    await page.goto(`${t.baseUrl}/homepage/screenings`);
+    await page.locator(`tr[data-screening="${before.id}"] .sc-open`).click();
+    const detail = page.locator(`#screening-${before.id}`);
+    const said = detail.locator("[data-score-note]");
+    await said.waitFor();
+    expect(await said.innerText()).toContain(`No rule fired: allowed; ${note}.`);
+    expect(await detail.getByText("No rule fired: allowed.", { exact: true }).count()).toBe(0);
+    // The sentence wraps inside the detail (its links too): nothing past the table's edge.
+    const [noteRight, tableRight] = await Promise.all([
+      said.evaluate((el) => el.getBoundingClientRect().right),
+      detail.evaluate((el) => el.closest("table")?.parentElement?.getBoundingClientRect().right),
+    ]);
+    expect(noteRight).toBeLessThanOrEqual(tableRight ?? 0);
+    await page.mouse.move(0, 0);
+    await page.screenshot({
+      path: join(ARTIFACTS_DIR, "47-not-acted-on-1280.png"),
+      fullPage: true,
+    });
+    await page.setViewportSize(PHONE);
+    try {
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, "the detail fits a phone").toBeLessThanOrEqual(PHONE.width);
+      const right = await said.evaluate((el) => el.getBoundingClientRect().right);
+      expect(right, "the note inside the screen").toBeLessThanOrEqual(PHONE.width);
+      // As tall as the page, so the bottom bar does not cover the note in the picture.
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      await page.setViewportSize({ width: PHONE.width, height });
+      await page.screenshot({
+        path: join(ARTIFACTS_DIR, "47-not-acted-on-375.png"),
+        fullPage: true,
+      });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+
+    // Getting started on the Dashboard says what the set-up turns on, and turns it on.
+    await page.goto(`${t.baseUrl}/homepage/dashboard`);
+    const card = page.locator("[data-getting-started]");
+    await card.waitFor();
+    const offered = await card.innerText();
+    expect(offered).toMatch(/signups: review from \d+, block from \d+/);
+    expect(offered).toContain("One Human One Trial");
+    await card.getByRole("button", { name: "Turn on the recommended set-up" }).click();
+    await page.getByRole("status").filter({ hasText: "the recommended set-up is on" }).waitFor();
+    expect(await card.count()).toBe(0);
+    const templates = await fresh.api.json<Record<string, boolean>>("/api/templates");
+    expect(templates.body.template_one_human_one_trial).toBe(true);
+
+    const after = await freshBackend.decide({ ...bad, user_id: "u-bad-2" });
+    expect(after.decision).not.toBe("allow");
+    expect(after.reasons.map((r) => r.rule)).toContain("risk_score");
+    expect(after).not.toHaveProperty("score_note");
+    await page.goto(`${t.baseUrl}/homepage/screenings`);
+    await page.locator(`tr[data-screening="${after.id}"] .sc-open`).click();
+    const acted = page.locator(`#screening-${after.id}`);
+    await acted.locator('li[data-rule="risk_score"]').waitFor();
+    expect(await acted.locator("[data-score-note]").count()).toBe(0);
+    // The first one still says it was not acted on, now that one would be.
+    await page.locator(`tr[data-screening="${before.id}"] .sc-open`).click();
+    expect(await page.locator(`#screening-${before.id} [data-score-note]`).innerText()).toMatch(
+      /score 100, not acted on when it was screened; signups have a threshold now \(\d+\)/,
+    );
   });
 });

@@ -8,6 +8,7 @@ import { DecisionsChart } from "../live/decisions-chart.tsx";
 import { LiveUpdates } from "../live/live-status.tsx";
 import { ChargesChart } from "./charges-chart.tsx";
 import { LoadDemoButton } from "./load-demo-button.tsx";
+import { RecommendedSetup } from "./recommended-setup.tsx";
 import { RemoveDemoButton } from "./remove-demo-button.tsx";
 import { SummaryCards } from "./summary-cards.tsx";
 import { hasFilters, TransactionFilters } from "./transaction-filters.tsx";
@@ -21,6 +22,7 @@ export default function DashboardPage() {
   return (
     <SignedIn>
       <h1>Transaction Dashboard</h1>
+      <RecommendedSetup />
       <LiveUpdates topics={["charges", "screenings", "review"]} />
       <RemoveDemoButton />
       <Summary />

@@ -1,19 +1,34 @@
-/** Every reason of one screening, with what was observed against the limit. */
+/**
+ * Every reason of one screening, with what was observed against the limit, and, when its
+ * risk score reached the level Warden acts at but nothing was set to act on it, why not
+ * (shared/score/score-note.ts, against the thresholds in force now).
+ */
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "react-router";
 import type { ScreeningRow, ScreenReason } from "../../../../shared/schemas/screening.ts";
+import { scoreNote } from "../../../../shared/score/score-note.ts";
 import { ruleLabel } from "../../lib/rule-format.ts";
+import { useTRPC } from "../../lib/trpc.ts";
 import { formatAllowed, formatObserved, monitoredVerb } from "./screening-format.ts";
+import "./screening-reasons.css";
 
 export function ScreeningReasons({ row }: { row: ScreeningRow }) {
+  const note = useScoreNote(row);
   if (row.reasons.length === 0 && row.monitored.length === 0) {
     return (
       <>
-        <p className="sc-none">No rule fired: allowed.</p>
+        {note ? (
+          <ScoreNote note={note} allowed />
+        ) : (
+          <p className="sc-none">No rule fired: allowed.</p>
+        )}
         <Unavailable row={row} />
       </>
     );
   }
   return (
     <div className="sc-reasons">
+      {note && <ScoreNote note={note} allowed={false} />}
       <Unavailable row={row} />
       {row.allowed && (
         <p className="sc-allowed" data-allowed={row.allowed.kind}>
@@ -43,6 +58,45 @@ export function ScreeningReasons({ row }: { row: ScreeningRow }) {
         </ul>
       )}
     </div>
+  );
+}
+
+/** The score note of a stored screening; null until the thresholds load, or when none applies. */
+function useScoreNote(row: ScreeningRow): Note | null {
+  const trpc = useTRPC();
+  // Only a scored screening the score did not act on can have one: nothing to load otherwise.
+  const acted = [...row.reasons, ...row.monitored].some((r) => r.rule === "risk_score");
+  const scored = row.contributions.length > 0 && !acted;
+  const view = useQuery({ ...trpc.scoreThresholds.get.queryOptions(), enabled: scored });
+  if (!scored || !view.data) return null;
+  const inForce = view.data.types.find((t) => t.type === row.type)?.in_force;
+  const text = scoreNote({
+    type: row.type,
+    score: row.score,
+    acted,
+    inForce,
+    shipped: view.data.weights.thresholds[row.type],
+  });
+  return text ? { text, unset: !inForce } : null;
+}
+
+/** The sentence, and whether the type still has no threshold (then: where to set one). */
+type Note = { text: string; unset: boolean };
+
+/** "Allowed: score 100, not acted on: no threshold for signups; …", with where to set one. */
+function ScoreNote({ note, allowed }: { note: Note; allowed: boolean }) {
+  return (
+    <p className="sc-none sc-score-note" data-score-note>
+      {allowed ? "No rule fired: allowed; " : ""}
+      <b>{note.text}</b>.{" "}
+      {note.unset && (
+        <span className="sc-note-links">
+          <Link to="/homepage/risk-score#score-thresholds-title">Set thresholds</Link> ·{" "}
+          <Link to="/homepage/templates">Templates</Link> ·{" "}
+          <Link to="/homepage/dashboard">Recommended set-up</Link>
+        </span>
+      )}
+    </p>
   );
 }
 

@@ -81,7 +81,8 @@ export type TargetFacts =
   | { kind: "charge"; amount: number; currency: string; at: Date | null }
   | { kind: "allowEntry"; allowKind: string }
   | { kind: "scoreModel"; version: number }
-  | { kind: "account"; name: string; ownerEmail: string | null };
+  /** Named as everywhere (accounts/account-name.ts). */
+  | { kind: "account"; name: string };
 
 /** "2026-11-20 10:04 UTC": the time as the log's readers everywhere read it. */
 export function minuteOf(at: Date): string {
@@ -121,6 +122,6 @@ export function labelOf(facts: TargetFacts): string {
     case "scoreModel":
       return `score model v${facts.version}`;
     case "account":
-      return facts.name || (facts.ownerEmail ? `${facts.ownerEmail}'s account` : "an account");
+      return facts.name;
   }
 }

@@ -1,6 +1,9 @@
 /** The only code that touches Prisma for the audit log: append, read newest first, prune. */
+
+import { ACCOUNT_NAME } from "../../db/account-name.ts";
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 import { escapeLike } from "../../db/like.ts";
+import { accountName } from "../accounts/account-name.ts";
 import type { TargetFacts, TargetKind } from "./audit-labels.ts";
 
 export type AuditRow = {
@@ -108,13 +111,8 @@ async function factsOf(
     case "account": {
       // The account entered: the caller is a member of it once the switch has succeeded.
       if (id !== accountId) return null;
-      const found = await prisma.account.findUnique({ where: { id } });
-      const owner = await prisma.membership.findFirst({
-        where: { accountId, role: "owner" },
-        orderBy: { createdAt: "asc" },
-        select: { user: { select: { email: true } } },
-      });
-      return found && { kind, name: found.name, ownerEmail: owner?.user.email ?? null };
+      const found = await prisma.account.findUnique({ where: { id }, select: ACCOUNT_NAME });
+      return found && { kind, name: accountName(found) };
     }
   }
 }

@@ -316,6 +316,17 @@ describe("risk score breakdown in Chromium", () => {
     const offered = await card.innerText();
     expect(offered).toMatch(/signups: review from \d+, block from \d+/);
     expect(offered).toContain("One Human One Trial");
+    await screenshot(page, "47-getting-started-1280");
+    await page.setViewportSize(PHONE);
+    try {
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, "the card fits a phone").toBeLessThanOrEqual(PHONE.width);
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      await page.setViewportSize({ width: PHONE.width, height });
+      await screenshot(page, "47-getting-started-375");
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
     await card.getByRole("button", { name: "Turn on the recommended set-up" }).click();
     await page.getByRole("status").filter({ hasText: "the recommended set-up is on" }).waitFor();
     expect(await card.count()).toBe(0);

@@ -55,7 +55,14 @@ export function RecommendedSetup() {
         Turn on the recommended set-up:
       </p>
       <ul>
-        <li>The risk score acts at the thresholds Warden ships with: {lines.join("; ")}.</li>
+        <li>
+          The risk score acts at the thresholds Warden ships with:
+          <ul aria-label="Thresholds it sets">
+            {lines.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </li>
         <li>
           The <strong>{template.label}</strong> template: {template.description}
         </li>

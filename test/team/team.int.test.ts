@@ -5,12 +5,17 @@
  * once make one membership; the last owner stays (alone or against a concurrent demotion);
  * admins cannot touch owners; ownership moves; a removed member's session moves on; a member
  * removed, leaving or demoted takes back the invitations their new place may not send; a new
- * role counts from the next request; and the REST routes answer as the procedures do.
+ * role counts from the next request; and the REST routes answer as the procedures do. A person
+ * new to Warden joins through the link with a password (no account of their own, no
+ * confirmation mail; refused for links closed, for an email with a login, and once of two
+ * joins at once); the account's name shows in mails and the switch, never two alike; a login
+ * returns to the account last used.
  */
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "../../shared/messages.ts";
 import type { SessionUser } from "../../shared/schemas/auth.ts";
 import type {
+  AccountNameView,
   InvitePreview,
   InviteView,
   Joined,
@@ -20,7 +25,7 @@ import type {
 import type { Role } from "../../shared/team/roles.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { TestClient, type TrpcResult } from "../helpers/http-client.ts";
-import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
+import { MERCHANT_PASSWORD, type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { backendOf, turnOn } from "../helpers/screening.ts";
 import { linkIn } from "../helpers/smtp.ts";
 import { type TestApp, testClock } from "../helpers/test-app.ts";
@@ -69,6 +74,10 @@ describe.each(DB_KINDS)("teammates (%s)", (kind) => {
       await new Promise((r) => setTimeout(r, 25));
     }
   }
+  /** The status of a REST login (a script's). */
+  const login = async (email: string, password: string) =>
+    (await new TestClient(t.baseUrl, {}).json("/api/auth/login", { body: { email, password } }))
+      .status;
   const invitationsTo = (email: string) =>
     t.smtp.messages.filter((m) => m.to.includes(email) && m.subject.includes("invited you")).length;
 
@@ -643,5 +652,210 @@ describe.each(DB_KINDS)("teammates (%s)", (kind) => {
       status: 403,
       error: { message: MESSAGES.twoFactorRequiredByAccount },
     });
+  });
+  it("lets a person new to Warden join through the link with a password, at once and only there", async () => {
+    const owner = await merchant("naming-owner");
+    // The owner names the account; the mail, the preview and the switch say it.
+    const named = ok(
+      await owner.browser.mutate<AccountNameView>("team.renameAccount", { name: "  Acme Shop " }),
+      "rename",
+    );
+    expect(named).toEqual({ name: "Acme Shop", shown: "Acme Shop" });
+    expect(await owner.api.json("/api/team/name")).toMatchObject({ status: 200, body: named });
+    const tooLong = await owner.browser.mutate("team.renameAccount", { name: "A".repeat(101) });
+    expect(tooLong).toMatchObject({ ok: false, status: 400 });
+    expect(JSON.stringify(tooLong)).toContain("name");
+
+    const email = `newcomer-${kind}@example.com`;
+    const accountsBefore = await t.prisma.account.count();
+    const { mail, token, view } = await invite(owner, email, "analyst");
+    expect(mail.subject).toBe(`${owner.email} invited you to Acme Shop on Warden`);
+    expect(mail.text).toContain(
+      `${owner.email} invited you to join Acme Shop on Warden as Analyst`,
+    );
+    expect(mail.text).toContain("New to Warden? Choose a password on that page and you are in");
+
+    // Password rules hold: a 400 naming the field, and nothing made.
+    const newcomer = new TestClient(t.baseUrl);
+    const short = await newcomer.mutate("team.joinInvite", { token, password: "short" });
+    expect(short).toMatchObject({ ok: false, status: 400 });
+    if (!short.ok) expect(short.error.data.issues?.map((i) => i.path)).toEqual(["password"]);
+    expect(await t.prisma.user.count({ where: { email } })).toBe(0);
+
+    const joined = ok(
+      await newcomer.mutate<Joined>("team.joinInvite", { token, password: "newcomer password" }),
+      "join",
+    );
+    expect(joined).toEqual({ account_id: owner.accountId, name: "Acme Shop", role: "analyst" });
+    // Signed in at once, in the inviting account, with no account of their own.
+    expect(await me({ browser: newcomer } as Merchant)).toMatchObject({
+      email,
+      accountId: owner.accountId,
+      role: "analyst",
+    });
+    const user = await t.prisma.user.findUniqueOrThrow({ where: { email } });
+    expect(user.emailConfirmedAt).not.toBeNull();
+    expect(user.accountId).toBe(owner.accountId);
+    expect(await t.prisma.account.count()).toBe(accountsBefore);
+    expect(await t.prisma.membership.findMany({ where: { userId: user.id } })).toEqual([
+      expect.objectContaining({ accountId: owner.accountId, role: "analyst" }),
+    ]);
+    const choices = ok(
+      await newcomer.query<{ name: string; role: Role }[]>("auth.accounts"),
+      "accounts",
+    );
+    expect(choices).toEqual([expect.objectContaining({ name: "Acme Shop", role: "analyst" })]);
+    // No confirmation mail: the invitation proved the address.
+    expect(t.smtp.messages.filter((m) => m.to.includes(email)).map((m) => m.subject)).toEqual([
+      mail.subject,
+    ]);
+    const event = await t.prisma.auditEvent.findFirst({
+      where: { accountId: owner.accountId, action: "team.acceptInvite", target: view.id },
+    });
+    expect(event).toMatchObject({ actor: email });
+
+    // The link is spent; the password logs in (over the API too) to the same account.
+    expect(
+      await new TestClient(t.baseUrl).mutate("team.joinInvite", { token, password: "other pass" }),
+    ).toMatchObject({ ok: false, status: 409, error: { message: MESSAGES.inviteUsed } });
+    const login = await new TestClient(t.baseUrl, {}).json<{ user: { accountId: string } }>(
+      "/api/auth/login",
+      { body: { email, password: "newcomer password" } },
+    );
+    expect(login).toMatchObject({ status: 200, body: { user: { accountId: owner.accountId } } });
+
+    // Sign-up asks the account's name too (optional; trimmed; bounded).
+    clock.advance(61 * MINUTE); // past the hourly sign-up limit the merchants above used
+    const signup = new TestClient(t.baseUrl);
+    const signupEmail = `named-signup-${kind}@example.com`;
+    ok(
+      await signup.mutate("auth.signup", {
+        email: signupEmail,
+        password: MERCHANT_PASSWORD,
+        account_name: " Bo's Shop ",
+      }),
+      "signup",
+    );
+    const signedUp = await t.prisma.user.findUniqueOrThrow({
+      where: { email: signupEmail },
+      include: { account: true },
+    });
+    expect(signedUp.account.name).toBe("Bo's Shop");
+    expect(
+      await signup.mutate("auth.signup", {
+        email: `other-${signupEmail}`,
+        password: MERCHANT_PASSWORD,
+        account_name: "B".repeat(101),
+      }),
+    ).toMatchObject({ ok: false, status: 400 });
+  });
+
+  it("refuses joins through links expired, withdrawn or used, or for an email with a login", async () => {
+    const owner = await merchant("join-owner");
+    const existing = await merchant("join-existing");
+    const join = (token: string, password = "a fine password") =>
+      new TestClient(t.baseUrl).mutate<Joined>("team.joinInvite", { token, password });
+    const refused = (message: string) => ({ ok: false, status: 409, error: { message } });
+
+    // An email with a login: they log in and accept; the invitation stays open for that.
+    const forExisting = await invite(owner, existing.email, "viewer");
+    expect(await join(forExisting.token)).toMatchObject(refused(MESSAGES.inviteHasLogin));
+    ok(await existing.browser.mutate("team.acceptInvite", { token: forExisting.token }), "accept");
+    expect(await login(existing.email, existing.password)).toBe(200);
+
+    // Withdrawn, unknown, expired.
+    const withdrawn = await invite(owner, `withdrawn-${kind}@example.com`, "viewer");
+    ok(await owner.browser.mutate("team.revokeInvite", { id: withdrawn.view.id }), "revoke");
+    expect(await join(withdrawn.token)).toMatchObject(refused(MESSAGES.inviteRevoked));
+    expect(await join("c".repeat(32))).toMatchObject({ ok: false, status: 404 });
+    const lapsing = await invite(owner, `lapsing-${kind}@example.com`, "viewer");
+    clock.advance(7 * DAY + MINUTE);
+    expect(await join(lapsing.token)).toMatchObject(refused(MESSAGES.inviteExpired));
+    expect(await t.prisma.user.count({ where: { email: `lapsing-${kind}@example.com` } })).toBe(0);
+
+    // Two joins at once (a double click, two tabs): one user, one membership, one event.
+    const racing = `racing-${kind}@example.com`;
+    const raced = await invite(owner, racing, "analyst");
+    const answers = await Promise.all([1, 2, 3, 4].map(() => join(raced.token)));
+    expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+    for (const answer of answers.filter((a) => !a.ok)) {
+      expect(answer).toMatchObject(refused(MESSAGES.inviteUsed));
+    }
+    const user = await t.prisma.user.findUniqueOrThrow({ where: { email: racing } });
+    expect(await t.prisma.membership.count({ where: { userId: user.id } })).toBe(1);
+    expect(
+      await t.prisma.auditEvent.count({
+        where: { action: "team.acceptInvite", target: raced.view.id },
+      }),
+    ).toBe(1);
+
+    // A sign-up never confirmed: the invitation confirms it, and its password is the new one.
+    clock.advance(61 * MINUTE); // past the hourly sign-up limit
+    const pending = `unconfirmed-${kind}@example.com`;
+    ok(
+      await new TestClient(t.baseUrl).mutate("auth.signup", {
+        email: pending,
+        password: "first password",
+      }),
+      "signup",
+    );
+    const confirmLink = linkIn(await t.smtp.waitFor(pending, "Confirm"), "/confirm-email");
+    const forPending = await invite(owner, pending, "viewer");
+    ok(await join(forPending.token, "chosen password"), "join unconfirmed");
+    expect(await login(pending, "first password")).toBe(401);
+    expect(await login(pending, "chosen password")).toBe(200);
+    expect(
+      await new TestClient(t.baseUrl).mutate("auth.confirmEmail", {
+        tokenHash: confirmLink.searchParams.get("tokenHash"),
+        email: pending,
+      }),
+    ).toMatchObject({ ok: false, status: 400 });
+  });
+
+  it("logs in to the account last used while the person is still a member there", async () => {
+    const owner = await merchant("last-used-owner");
+    const member = await merchant("last-used-member");
+    const { userId } = await join(owner, member, "analyst");
+    const loggedInto = async () => {
+      const answer = await new TestClient(t.baseUrl, {}).json<{ user: { accountId: string } }>(
+        "/api/auth/login",
+        { body: { email: member.email, password: member.password } },
+      );
+      expect(answer.status).toBe(200);
+      return answer.body.user.accountId;
+    };
+    // Joined last: a login (the API's too) acts there, not in their own account.
+    expect(await loggedInto()).toBe(owner.accountId);
+    ok(await member.browser.mutate("auth.switchAccount", { account_id: member.accountId }), "own");
+    expect(await loggedInto()).toBe(member.accountId);
+    ok(await member.browser.mutate("auth.switchAccount", { account_id: owner.accountId }), "back");
+    expect(await loggedInto()).toBe(owner.accountId);
+    // Removed from the account last used: the old rule (the one they signed up with).
+    ok(await owner.browser.mutate("team.remove", { user_id: userId }), "remove");
+    expect(await loggedInto()).toBe(member.accountId);
+  });
+
+  it("never shows two accounts alike in the switch, even after ownership moves", async () => {
+    const owner = await merchant("alike-owner");
+    const ana = await merchant("alike-ana");
+    const { userId } = await join(owner, ana, "admin");
+    ok(await owner.browser.mutate("team.transferOwnership", { user_id: userId }), "transfer");
+    // Both accounts are now first owned by Ana, and neither has a name.
+    const choices = ok(
+      await ana.browser.query<{ account_id: string; name: string; role: Role }[]>("auth.accounts"),
+      "accounts",
+    );
+    expect(choices.map((c) => c.role)).toEqual(["owner", "owner"]);
+    const labels = choices.map((c) => `${c.name} (${c.role})`);
+    expect(new Set(labels).size).toBe(2);
+    for (const c of choices) expect(c.name).toContain(ana.email);
+    // Named, each reads as its name.
+    ok(await ana.browser.mutate("team.renameAccount", { name: "Lead's shop" }), "rename");
+    const renamed = ok(
+      await ana.browser.query<{ account_id: string; name: string }[]>("auth.accounts"),
+      "renamed",
+    );
+    expect(renamed.find((c) => c.account_id === owner.accountId)?.name).toBe("Lead's shop");
+    expect(renamed.find((c) => c.account_id === ana.accountId)?.name).toBe(ana.email);
   });
 });

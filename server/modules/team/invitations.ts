@@ -246,13 +246,14 @@ export function createInvitations({
         invitedBy: invite.invitedBy,
         inviterMay: (inviterRole) => invitesKept(inviterRole).includes(invite.role),
       });
-      if (result.outcome === "hasLogin") throw new AppError("CONFLICT", MESSAGES.inviteHasLogin);
-      if (result.outcome === "gone") {
+      if (result.outcome !== "joined") {
+        // Closed meanwhile (a concurrent join that made the login is one): say what became of it.
         const current = await repo.inviteByTokenHash(invite.tokenHash);
-        throw new AppError(
-          "CONFLICT",
-          CLOSED[statusOf(current ?? { ...invite, revokedAt: at }, at)],
-        );
+        const latest = statusOf(current ?? { ...invite, revokedAt: at }, at);
+        if (result.outcome === "hasLogin" && latest === "pending") {
+          throw new AppError("CONFLICT", MESSAGES.inviteHasLogin);
+        }
+        throw new AppError("CONFLICT", CLOSED[latest]);
       }
       await audit.record({
         accountId: invite.accountId,

@@ -63,7 +63,12 @@ export const ZRecoveryCodes = z.object({ recovery_codes: z.string().array() });
 export const ZTwoFactorVerified = z.object({
   ok: z.literal(true),
   method: z.enum(["totp", "recovery_code"]),
+  /** Signed in with a recovery code: how many unused ones are left. */
+  recovery_codes_left: z.number().int().optional(),
 });
+
+/** At or below this many recovery codes left, the console urges making new ones. */
+export const FEW_RECOVERY_CODES = 3;
 
 export type TwoFactorStatus = z.infer<typeof ZTwoFactorStatus>;
 export type TwoFactorEnrolment = z.infer<typeof ZTwoFactorEnrolment>;

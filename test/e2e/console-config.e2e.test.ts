@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { NETWORK_ERROR } from "../../client/src/lib/trpc.ts";
 import { MESSAGES } from "../../shared/messages.ts";
 import { screenshot } from "../helpers/browser.ts";
 import { useConsole } from "../helpers/console-browser.ts";
+import { pastRightEdge } from "../helpers/overflow.ts";
 
 const SECRET = "sk_test_51BrowserSecretKey4242";
 
@@ -33,6 +35,11 @@ describe("console configuration in Chromium", () => {
 
     await saved("rules", () => c.page.getByText("Early Fraud Warning Detection").click());
     expect(await efw.isChecked()).toBe(true);
+    // The save is confirmed on the page, not only on the switch.
+    await c.page
+      .getByRole("status")
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
     await c.page.reload();
     await efw.waitFor();
     expect(await efw.isChecked()).toBe(true);
@@ -77,10 +84,38 @@ describe("console configuration in Chromium", () => {
     await c.page.route("**/trpc/rules.put**", (route) => route.abort());
     const email = c.page.getByRole("switch", { name: "Block disposable or low-reputation emails" });
     await c.page.getByText("Block disposable or low-reputation emails").click();
-    await c.page.getByRole("alert").filter({ hasText: "Your change was not saved" }).waitFor();
+    // The browser's "Failed to fetch" reads as what happened, in words a person can act on.
+    await c.page
+      .getByRole("alert")
+      .filter({ hasText: `Your change was not saved: ${NETWORK_ERROR}` })
+      .waitFor();
+    expect(await c.page.getByText("Failed to fetch").count()).toBe(0);
     expect(await email.isChecked()).toBe(false);
     await c.page.unroute("**/trpc/rules.put**");
     expect(await storedRules()).toMatchObject({ rule_email: false });
+  });
+
+  it("says Saved once a template is switched", async () => {
+    await c.page.goto(`${c.t.baseUrl}/homepage/templates`);
+    const template = c.page.getByRole("switch", { name: "One Human One Trial" });
+    // The switch's own box is drawn over by its track: a person clicks the label.
+    const toggle = c.page.locator("label.toggle", { has: template });
+    await template.waitFor();
+    expect(await template.isChecked()).toBe(false);
+    await saved("templates", () => toggle.click());
+    await c.page
+      .getByRole("status")
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
+    expect(await template.isChecked()).toBe(true);
+    expect((await c.merchant.api.json("/api/templates")).body).toMatchObject({
+      template_one_human_one_trial: true,
+    });
+    await saved("templates", () => toggle.click());
+    await c.page
+      .getByRole("status")
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
   });
 
   it("adds a custom provider trimmed and lowercased, once", async () => {
@@ -159,6 +194,45 @@ describe("console configuration in Chromium", () => {
     expect(await c.page.content()).not.toContain(SECRET);
     await c.page.getByRole("heading", { name: "Change Password" }).waitFor();
     await screenshot(c.page, "console-settings");
+  });
+
+  it("lists Settings' sections at the top, each a link that lands on it, at 375 px too", async () => {
+    await c.page.setViewportSize({ width: 375, height: 800 });
+    try {
+      await c.page.goto(`${c.t.baseUrl}/homepage/settings`);
+      const contents = c.page.getByRole("navigation", { name: "Settings sections" });
+      await contents.waitFor();
+      const links = await contents
+        .getByRole("link")
+        .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute("href")));
+      expect(links).toEqual([
+        "#app",
+        "#api-keys",
+        "#collector",
+        "#webhooks",
+        "#import",
+        "#retention",
+        "#account",
+        "#password",
+        "#two-factor",
+      ]);
+      // Every link has its section, with a heading inside it.
+      for (const href of links) {
+        const target = c.page.locator(`${href}`);
+        expect(await target.count(), `${href}`).toBe(1);
+        expect(await target.locator("h2, h3").count(), `${href} heading`).toBeGreaterThan(0);
+      }
+      expect(await pastRightEdge(c.page, 375)).toEqual([]);
+      await contents.getByRole("link", { name: "Decision webhooks" }).click();
+      await c.page.waitForURL(/#webhooks$/);
+      const heading = c.page.getByRole("heading", { name: "Decision webhooks" });
+      await expect
+        .poll(() => heading.evaluate((h) => h.getBoundingClientRect().top))
+        .toBeLessThan(200);
+      await screenshot(c.page, "settings-sections-375");
+    } finally {
+      await c.page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 
   it("names the field when a setting is invalid", async () => {

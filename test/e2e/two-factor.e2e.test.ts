@@ -3,11 +3,13 @@
  * page, each code computed here by an RFC 6238 implementation of the test's own, from the
  * app's test clock), saves the recovery codes, logs off, and logs in with the password and a
  * code; a reload mid-sign-in comes back to the code; then in with a recovery code, which is
- * refused the second time.
+ * refused the second time, and which says how many codes are left (with the way to new ones
+ * when few are).
  */
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recoveryCodeHash } from "../../server/modules/two-factor/second-factor-code.ts";
 import { MESSAGES } from "../../shared/messages.ts";
 import { screenshot, signInAs } from "../helpers/browser.ts";
 import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
@@ -133,6 +135,13 @@ describe("two-factor sign-in in Chromium", () => {
     await logInWithPassword();
     await codeStep().getByRole("button", { name: "Use a recovery code instead" }).click();
     await giveCode(first);
+    // Before the console opens, the person reads how many codes are left.
+    await page
+      .getByRole("status")
+      .getByText("Signed in with a recovery code: you have 9 recovery codes left.")
+      .waitFor();
+    expect(await page.getByRole("link", { name: "Settings → Two-factor sign-in" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Continue to the console" }).click();
     await page.waitForURL(`${opened.t.baseUrl}/homepage/dashboard`);
 
     await logOff();
@@ -143,9 +152,34 @@ describe("two-factor sign-in in Chromium", () => {
     expect(page.url()).toContain("/login");
 
     await giveCode(second);
+    await page.getByText("you have 8 recovery codes left.").waitFor();
+    await page.getByRole("button", { name: "Continue to the console" }).click();
     await page.waitForURL(`${opened.t.baseUrl}/homepage/dashboard`);
     await page.goto(`${opened.t.baseUrl}/homepage/settings`);
     await section().getByText("8 of 10 recovery codes left.").waitFor();
+
+    // With few left (codes spent elsewhere, here straight in the table), the person is urged
+    // to make new ones, with the way there.
+    const user = await opened.t.prisma.user.findUniqueOrThrow({
+      where: { email: opened.merchant.email },
+    });
+    await opened.t.prisma.recoveryCode.updateMany({
+      where: { userId: user.id, codeHash: { in: recoveryCodes.slice(2, 7).map(recoveryCodeHash) } },
+      data: { usedAt: new Date() },
+    });
+    await logOff();
+    await logInWithPassword();
+    await codeStep().getByRole("button", { name: "Use a recovery code instead" }).click();
+    await giveCode(recoveryCodes[7] ?? "");
+    await page
+      .getByRole("status")
+      .getByText("Signed in with a recovery code: you have 2 recovery codes left.")
+      .waitFor();
+    const settings = page.getByRole("link", { name: "Settings → Two-factor sign-in" });
+    await screenshot(page, "two-factor-few-codes-left");
+    await settings.click();
+    await page.waitForURL(`${opened.t.baseUrl}/homepage/settings#two-factor`);
+    await section().getByText("2 of 10 recovery codes left.").waitFor();
   });
 
   it("an account that requires two-factor sends a member without it to set it up before the console", async () => {

@@ -335,9 +335,10 @@ describe.each(DB_KINDS)("two-factor sign-in on %s", (kind) => {
     const { codes } = await enrol(m);
     const [firstCode = "", raced = "", typedLoosely = ""] = codes;
     const c = await passwordOnly(m);
+    // The answer says how many codes are left, so the console can tell the person.
     expect(await c.mutate("auth.verifyTwoFactor", { code: firstCode })).toMatchObject({
       ok: true,
-      data: { method: "recovery_code" },
+      data: { method: "recovery_code", recovery_codes_left: 9 },
     });
     expect(await c.query("twoFactor.status")).toMatchObject({
       data: { recovery_codes_left: 9 },

@@ -254,7 +254,11 @@ export function createTwoFactorService({
       await sessions.completeTwoFactor(session.id);
       await audit.record({ ...event, action: "auth.sign_in", after: { method } });
       if (method === "totp") return { ok: true as const, method };
-      return { ok: true as const, method, recovery_codes_left: await repo.unusedRecoveryCodes(user.id) };
+      return {
+        ok: true as const,
+        method,
+        recovery_codes_left: await repo.unusedRecoveryCodes(user.id),
+      };
     },
   };
 }

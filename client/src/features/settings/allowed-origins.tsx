@@ -43,7 +43,7 @@ export function AllowedOrigins() {
   if (!view.data) return <p className="loading">Loading…</p>;
   const { origins, refused } = view.data;
   return (
-    <div className="stack allowed-origins">
+    <div className="stack allowed-origins settings-anchor" id="collector">
       <h3 id="allowed-origins-title">Allowed origins</h3>
       <p className="config-note">
         warden.js collects only on pages from these origins, and Referrer and origin mismatch

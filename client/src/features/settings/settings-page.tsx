@@ -1,3 +1,6 @@
+import { useIsFetching } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { useLocation } from "react-router";
 import { Editable } from "../../components/editable.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { AccountSection } from "../account-data/account-section.tsx";
@@ -10,21 +13,75 @@ import { SettingsSection } from "./settings-form.tsx";
 import { WebhooksSection } from "./webhooks-section.tsx";
 import "./settings.css";
 
+/** The page's sections in order, each an anchor the contents and other pages link to. */
+const SETTINGS_SECTIONS = [
+  ["app", "App and Stripe"],
+  ["api-keys", "API keys"],
+  ["collector", "Allowed origins"],
+  ["webhooks", "Decision webhooks"],
+  ["import", "Import past charges"],
+  ["retention", "Data retention"],
+  ["account", "Account"],
+  ["password", "Change password"],
+  ["two-factor", "Two-factor sign-in"],
+] as const;
+
+/**
+ * Arriving with a section's anchor from another page (the sign-in step links to #two-factor),
+ * scrolls to it once the sections above have loaded, so their height no longer moves it.
+ */
+function useScrollToAnchor() {
+  const { hash } = useLocation();
+  const fetching = useIsFetching();
+  const done = useRef<string | null>(null);
+  useEffect(() => {
+    if (!hash || fetching > 0 || done.current === hash) return;
+    done.current = hash;
+    document.getElementById(hash.slice(1))?.scrollIntoView();
+  }, [hash, fetching]);
+}
+
 export default function SettingsPage() {
+  useScrollToAnchor();
   return (
     <SignedIn>
       <h1>Settings</h1>
+      <nav className="settings-contents" aria-label="Settings sections">
+        <ul>
+          {SETTINGS_SECTIONS.map(([id, title]) => (
+            <li key={id}>
+              <a href={`#${id}`}>{title}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <Editable need="configure">
-        <SettingsSection />
-        <ApiKeysSection />
-        <WebhooksSection />
-        <ImportCharges />
+        <div id="app" className="settings-anchor">
+          <SettingsSection />
+        </div>
+        {/* Allowed origins (#collector) sit inside the API keys section, under the keys. */}
+        <div id="api-keys" className="settings-anchor">
+          <ApiKeysSection />
+        </div>
+        <div id="webhooks" className="settings-anchor">
+          <WebhooksSection />
+        </div>
+        <div id="import" className="settings-anchor">
+          <ImportCharges />
+        </div>
       </Editable>
       {/* Owners only: the section says so to the rest. */}
-      <RetentionSection />
-      <AccountSection />
+      <div id="retention" className="settings-anchor">
+        <RetentionSection />
+      </div>
+      <div id="account" className="settings-anchor">
+        <AccountSection />
+      </div>
       {/* One's own sign-in, whatever one's role. */}
-      <ChangePasswordForm />
+      <div id="password" className="settings-anchor">
+        <ChangePasswordForm />
+      </div>
+      {/* Its section carries the id "two-factor" itself (the sign-in step links to it). */}
       <TwoFactorSection />
     </SignedIn>
   );

@@ -250,6 +250,7 @@ describe.each(DB_KINDS)("audit log API on %s", (kind) => {
       "target",
       "before",
       "after",
+      "target_label",
     ]);
     const records = csvRecords(text);
     const events = await all(merchant);
@@ -260,6 +261,7 @@ describe.each(DB_KINDS)("audit log API on %s", (kind) => {
       ip: "127.0.0.1",
       action: "rules.put",
       target: "",
+      target_label: "",
     });
     expect(JSON.parse(records[0]?.before ?? "")).toMatchObject({ risk_level_threshold: 90 });
     expect(JSON.parse(records[0]?.after ?? "")).toMatchObject({ risk_level_threshold: 75 });

@@ -227,7 +227,12 @@ describe.each(DB_KINDS)("audit coverage on %s", (kind) => {
     await trpc("webhooks.enableEndpoint", { id: endpoint.id });
     await newest({ action: "webhooks.enableEndpoint", target: endpoint.id });
     await trpc("webhooks.removeEndpoint", { id: endpoint.id });
-    await newest({ action: "webhooks.removeEndpoint", target: endpoint.id });
+    // Named by its URL, read before it was deleted.
+    await newest({
+      action: "webhooks.removeEndpoint",
+      target: endpoint.id,
+      target_label: "https://8.8.8.8/audit-hook",
+    });
 
     await ok(
       api.json("/api/scoring/thresholds", {
@@ -335,8 +340,10 @@ describe.each(DB_KINDS)("audit coverage on %s", (kind) => {
     expect(csv.status).toBe(200);
     const text = await csv.text();
     const rows = csvRecords(text);
-    expect(rows.map((row) => [row.at, row.action, row.actor, row.ip, row.target])).toEqual(
-      expected.map((e) => [e.at, e.action, e.actor, e.ip, e.target ?? ""]),
+    expect(
+      rows.map((row) => [row.at, row.action, row.actor, row.ip, row.target, row.target_label]),
+    ).toEqual(
+      expected.map((e) => [e.at, e.action, e.actor, e.ip, e.target ?? "", e.target_label ?? ""]),
     );
     expect(rows.map((row) => (row.after ? JSON.parse(row.after) : null))).toEqual(
       expected.map((e) => e.after ?? null),

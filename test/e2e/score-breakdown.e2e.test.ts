@@ -309,6 +309,22 @@ describe("risk score breakdown in Chromium", () => {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
 
+    // A viewer sees the card with the button off and why, from the one roles table.
+    const viewer = await signedInMerchant(t, "not-acted-on-viewer@example.com");
+    const viewerId = (await t.prisma.user.findUniqueOrThrow({ where: { email: viewer.email } })).id;
+    await t.prisma.membership.create({
+      data: { accountId: fresh.accountId, userId: viewerId, role: "viewer" },
+    });
+    const session = await t.app.services.sessions.create(viewerId, fresh.accountId);
+    await signInAs(browser.context, t.baseUrl, session.token);
+    await page.goto(`${t.baseUrl}/homepage/dashboard`);
+    const seen = page.locator("[data-getting-started]");
+    await seen.getByText("You are a viewer in this account").waitFor();
+    expect(
+      await seen.getByRole("button", { name: "Turn on the recommended set-up" }).isDisabled(),
+    ).toBe(true);
+    await signInAs(browser.context, t.baseUrl, fresh.token);
+
     // Getting started on the Dashboard says what the set-up turns on, and turns it on.
     await page.goto(`${t.baseUrl}/homepage/dashboard`);
     const card = page.locator("[data-getting-started]");

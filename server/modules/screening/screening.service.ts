@@ -138,9 +138,8 @@ function noteOf(
   policy: Policy,
 ): { score_note?: string } {
   if (!policy.score) return {};
-  const acted = [...evaluation.reasons, ...evaluation.monitored].some(
-    (reason) => reason.rule === "risk_score",
-  );
+  const isScore = (reason: { rule: string }) => reason.rule === "risk_score";
+  const acted = evaluation.reasons.some(isScore) || evaluation.monitored.some(isScore);
   const note = scoreNote({
     type,
     score,

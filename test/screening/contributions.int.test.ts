@@ -236,6 +236,22 @@ describe.each(DB_KINDS)("risk score contributions over HTTP (%s)", (kind) => {
     const throttled = await otherBackend.decide({ ...SIGNALLED, user_id: "u-note-3" });
     expect(throttled.reasons.map((r) => r.rule)).toContain("risk_score");
     expect(throttled).not.toHaveProperty("score_note");
+
+    // Declared for scripts: an optional string on the screen answer.
+    const doc = await new TestClient(t.baseUrl, {}).json<{
+      paths: Record<string, { post?: { responses: Record<string, unknown> } }>;
+    }>("/api/openapi.json");
+    const schema = (
+      doc.body.paths["/api/v1/screen"]?.post?.responses["200"] as {
+        content: {
+          "application/json": {
+            schema: { properties: Record<string, { type?: string }>; required: string[] };
+          };
+        };
+      }
+    ).content["application/json"].schema;
+    expect(schema.properties.score_note?.type).toBe("string");
+    expect(schema.required).not.toContain("score_note");
   });
 
   it("declares contributions beside score on the screen answer and the stored detail", async () => {

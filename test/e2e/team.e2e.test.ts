@@ -1,12 +1,14 @@
 /**
- * Teammates in real Chromium against the real app: the owner invites an analyst from the Team
- * page; the invitee, in a browser of their own, opens the emailed link (signed out it says how
- * to log in; signed in it offers Accept), joins, finds the header's account switch and
- * switches to their own account and back.
+ * Teammates in real Chromium against the real app: the owner names the account and invites
+ * an analyst from the Team page; the invitee, in a browser of their own, opens the emailed
+ * link, logs in from it and comes back to it, accepts in one click, finds the account's name
+ * in the header's switch and switches to their own account. A person new to Warden opens
+ * their link, chooses a password and is in the inviting account at once, with no other.
  */
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot, signInAs } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, launchBrowser, screenshot } from "../helpers/browser.ts";
 import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { linkIn } from "../helpers/smtp.ts";
@@ -39,6 +41,12 @@ describe("teammates in Chromium", () => {
     expect(await members.getByRole("combobox").count()).toBe(0);
     await page.getByText("You are the last owner: transfer ownership first.").waitFor();
 
+    // The owner names the account: invitations and the switch say it.
+    const naming = page.getByRole("form", { name: "Account name" });
+    await naming.getByLabel("Name").fill("Acme Shop");
+    await naming.getByRole("button", { name: "Save account name" }).click();
+    await naming.getByRole("status").getByText("Account name saved.").waitFor();
+
     const form = page.getByRole("form", { name: "Invite a member" });
     await form.getByLabel("Email").fill("not an email");
     await form.getByRole("button", { name: "Send invitation" }).click();
@@ -62,31 +70,51 @@ describe("teammates in Chromium", () => {
     await screenshot(page, "team-page");
   });
 
-  it("lets the invitee accept the emailed link, then switch accounts in the header", async () => {
+  it("lets a member log in from the emailed link, accept in one click and switch accounts", async () => {
     const mail = await t.smtp.waitFor(invitee.email, "invited you");
-    const link = linkIn(mail, "/invite").toString();
+    expect(mail.subject).toBe(`${owner.email} invited you to Acme Shop on Warden`);
+    const link = linkIn(mail, "/invite");
     const other = await second.newPage();
 
-    // Signed out: who invites whom, and how to accept.
-    await other.goto(link);
+    // Signed out: who invites whom, a password to choose, or a login that comes back here.
+    await other.goto(link.toString());
     await other
-      .getByText(`${owner.email} invited you to join ${owner.email} on Warden as Analyst.`)
+      .getByText(`${owner.email} invited you to join Acme Shop on Warden as Analyst.`)
       .waitFor();
-    await other.getByRole("link", { name: "Log in" }).waitFor();
-    await other.getByRole("link", { name: "Sign up" }).waitFor();
+    await other.getByRole("button", { name: "Join Acme Shop" }).waitFor();
+    await other.getByRole("link", { name: "Log in" }).click();
+    const login = other.getByRole("form", { name: "Log in" });
+    await login.getByLabel("Email").fill(invitee.email);
+    await login.getByLabel("Password").fill(invitee.password);
+    await login.getByRole("button", { name: "Log In" }).click();
+    await other.waitForURL(`${t.baseUrl}${link.pathname}${link.search}`);
 
-    // Signed in as the invitee: Accept joins and opens the console in the owner's account.
-    await signInAs(second.context, t.baseUrl, invitee.token);
-    await other.goto(link);
+    // Back on the link, signed in as the invitee: one click joins.
     await other.getByRole("button", { name: "Accept the invitation" }).click();
     await other.waitForURL(`${t.baseUrl}/homepage/dashboard`);
     const switcher = other.getByRole("combobox", { name: "Account" });
     await switcher.waitFor();
-    expect(await switcher.inputValue()).toBe(owner.accountId);
-    expect(await switcher.locator("option").allInnerTexts()).toEqual([
-      `${invitee.email} (Owner)`,
-      `${owner.email} (Analyst)`,
+    await other.waitForFunction(
+      (id) => document.querySelector(".account-switch-button")?.getAttribute("data-account") === id,
+      owner.accountId,
+    );
+    expect(await switcher.innerText()).toMatch(/Acme Shop\s+Analyst/);
+    await switcher.click();
+    const options = other.getByRole("listbox", { name: "Accounts" }).getByRole("option");
+    expect((await options.allInnerTexts()).map((text) => text.replace(/\s+/g, " "))).toEqual([
+      `${invitee.email} Owner`,
+      "Acme Shop Analyst · current",
     ]);
+    // What the person sees, not the whole page (a phone's fixed bar would land mid-page).
+    await other.screenshot({ path: join(ARTIFACTS_DIR, "47-switcher-1280.png") });
+    await other.setViewportSize({ width: 375, height: 740 });
+    await other.getByRole("option", { name: /Acme Shop/ }).waitFor();
+    const list = await other.getByRole("listbox", { name: "Accounts" }).boundingBox();
+    expect(list && list.x >= 0 && list.x + list.width <= 375).toBe(true);
+    await other.screenshot({ path: join(ARTIFACTS_DIR, "47-switcher-375.png") });
+    await other.keyboard.press("Escape");
+    expect(await options.count()).toBe(0);
+    await other.setViewportSize({ width: 1280, height: 800 });
 
     // As an analyst in the owner's account: the team is read-only.
     await other.goto(`${t.baseUrl}/homepage/team`);
@@ -97,12 +125,11 @@ describe("teammates in Chromium", () => {
     expect(await security.getByLabel("Keep audit log events for (days)").isDisabled()).toBe(true);
 
     // Switching to their own account: the dashboard of that account, as its owner.
-    await switcher.selectOption(invitee.accountId);
+    await switcher.click();
+    await other.getByRole("option", { name: invitee.email }).click();
     await other.waitForURL(`${t.baseUrl}/homepage/dashboard`);
     await other.waitForFunction(
-      (id) =>
-        (document.querySelector('select[name="account"]') as HTMLSelectElement | null)?.value ===
-        id,
+      (id) => document.querySelector(".account-switch-button")?.getAttribute("data-account") === id,
       invitee.accountId,
     );
     await other.goto(`${t.baseUrl}/homepage/team`);
@@ -115,5 +142,39 @@ describe("teammates in Chromium", () => {
       .getByRole("table", { name: "Members" })
       .locator(`tr[data-member="${invitee.email}"]`);
     expect(await row.getByRole("combobox").inputValue()).toBe("analyst");
+  });
+
+  it("lets a person new to Warden choose a password on the emailed link and be in at once", async () => {
+    const email = "team-newcomer@example.com";
+    expect(await owner.browser.mutate("team.invite", { email, role: "viewer" })).toMatchObject({
+      ok: true,
+    });
+    const link = linkIn(await t.smtp.waitFor(email, "invited you"), "/invite").toString();
+    const fresh = await launchBrowser();
+    try {
+      const newcomer = await fresh.newPage();
+      await newcomer.goto(link);
+      const form = newcomer.getByRole("form", { name: "Join with a new password" });
+      await form.getByText(`Choose a password for ${email}`).waitFor();
+      await form.getByLabel("Choose a password").fill("newcomer password");
+      await form.getByRole("button", { name: "Join Acme Shop" }).click();
+      await newcomer.waitForURL(`${t.baseUrl}/homepage/dashboard`);
+      await newcomer.getByRole("button", { name: "Log off" }).waitFor();
+      // In the inviting account only: no switch, no account of their own.
+      expect(await newcomer.getByRole("combobox", { name: "Account" }).count()).toBe(0);
+      await newcomer.goto(`${t.baseUrl}/homepage/team`);
+      await newcomer.getByText("You are a Viewer in this account.").waitFor();
+      const user = await t.prisma.user.findUniqueOrThrow({
+        where: { email },
+        include: { memberships: true },
+      });
+      expect(user.accountId).toBe(owner.accountId);
+      expect(user.memberships.map((m) => m.accountId)).toEqual([owner.accountId]);
+      // No confirmation mail: the invitation proved the address.
+      expect(t.smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
+      await screenshot(newcomer, "47-newcomer-joined");
+    } finally {
+      await fresh.close();
+    }
   });
 });

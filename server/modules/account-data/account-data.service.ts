@@ -254,7 +254,8 @@ export function createAccountDataService(deps: Deps) {
       const userId = requireUser(caller);
       const naming = await repo.naming(caller.accountId);
       if (!naming) throw new AppError("NOT_FOUND", ACCOUNT_DELETE_TEXT.gone);
-      const names = [naming.settings?.appName, naming.members[0]?.user.email, "delete"]
+      // Whatever the account is called where the owner reads it (account-name.ts), or "delete".
+      const names = [naming.name, naming.settings?.appName, naming.members[0]?.user.email, "delete"]
         .filter((name): name is string => Boolean(name))
         .map((name) => name.trim().toLowerCase());
       if (!names.includes(input.confirm.toLowerCase())) {

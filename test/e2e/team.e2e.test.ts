@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS_DIR, launchBrowser, screenshot } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, launchBrowser, screenshot, signInAs } from "../helpers/browser.ts";
 import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { linkIn } from "../helpers/smtp.ts";
@@ -153,7 +153,15 @@ describe("teammates in Chromium", () => {
     const fresh = await launchBrowser();
     try {
       const newcomer = await fresh.newPage();
+      // Signed in as someone else (the owner, on a shared computer): told so, with a way out.
+      await signInAs(fresh.context, t.baseUrl, owner.token);
       await newcomer.goto(link);
+      await newcomer
+        .getByText(
+          `This invitation is for ${email}, and you are signed in as ${owner.email}. Log out, then join or log in as ${email} to accept it.`,
+        )
+        .waitFor();
+      await newcomer.getByRole("button", { name: "Log out" }).click();
       const form = newcomer.getByRole("form", { name: "Join with a new password" });
       await form.getByText(`Choose a password for ${email}`).waitFor();
       await form.getByLabel("Choose a password").fill("newcomer password");

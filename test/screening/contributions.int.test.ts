@@ -238,18 +238,16 @@ describe.each(DB_KINDS)("risk score contributions over HTTP (%s)", (kind) => {
     expect(throttled).not.toHaveProperty("score_note");
 
     // Declared for scripts: an optional string on the screen answer.
+    type Answer = { properties: Record<string, { type?: string }>; required: string[] };
     const doc = await new TestClient(t.baseUrl, {}).json<{
-      paths: Record<string, { post?: { responses: Record<string, unknown> } }>;
+      paths: Record<
+        string,
+        { post?: { responses: Record<string, { content: Record<string, { schema: Answer }> }> } }
+      >;
     }>("/api/openapi.json");
-    const schema = (
-      doc.body.paths["/api/v1/screen"]?.post?.responses["200"] as {
-        content: {
-          "application/json": {
-            schema: { properties: Record<string, { type?: string }>; required: string[] };
-          };
-        };
-      }
-    ).content["application/json"].schema;
+    const schema = doc.body.paths["/api/v1/screen"]?.post?.responses["200"]?.content[
+      "application/json"
+    ]?.schema as Answer;
     expect(schema.properties.score_note?.type).toBe("string");
     expect(schema.required).not.toContain("score_note");
   });

@@ -399,4 +399,118 @@ describe("review queue in Chromium", () => {
       expect(await apiStatus(undoIds[4])).toBe("denied");
     });
   });
+
+  describe("bulk labels and exact counts", () => {
+    const bulkIds: string[] = [];
+    const labelsOf = (ids: string[]) =>
+      t.prisma.label.findMany({ where: { subjectId: { in: ids } }, orderBy: { subjectId: "asc" } });
+    const bar = () => page.getByRole("group", { name: "Label selected" });
+
+    beforeAll(async () => {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      for (const user of ["u-bulk-1", "u-bulk-2", "u-bulk-3"]) {
+        t.clock.advance(1000);
+        const answer = await backend.decide({ type: "request", user_agent: BOT, user_id: user });
+        expect(answer.decision).toBe("review");
+        bulkIds.push(answer.id);
+      }
+    });
+
+    it("ticks rows on Screenings, labels them fraud as one batch, and one Undo takes it back", async () => {
+      await page.goto(`${t.baseUrl}/homepage/screenings`);
+      const picked = bulkIds.slice(0, 2);
+      for (const id of picked) await page.locator(`input[data-select="${id}"]`).check();
+      expect(await bar().locator("[data-selected-count]").innerText()).toBe("2 selected");
+      await bar().getByRole("button", { name: "Label fraud" }).click();
+      const status = bar().locator("[data-bulk-status]");
+      await expect.poll(() => status.innerText()).toMatch(/^Labelled 2 items fraud\.\s*Undo$/);
+      const stored = await labelsOf(picked);
+      expect(stored.map((l) => [l.label, l.source])).toEqual([
+        ["fraud", "person"],
+        ["fraud", "person"],
+      ]);
+      expect(new Set(stored.map((l) => l.batchId)).size).toBe(1);
+      expect(stored[0]?.batchId).toBeTruthy();
+      // The ticks clear once labelled.
+      expect(await bar().locator("[data-selected-count]").innerText()).toBe("0 selected");
+      await screenshot(page, "screenings-bulk-labelled");
+
+      await status.getByRole("button", { name: "Undo" }).click();
+      await expect
+        .poll(() => status.innerText())
+        .toBe("Undone: 2 labels removed; any earlier label stands again.");
+      expect(await labelsOf(picked)).toEqual([]);
+    });
+
+    it("selects every item shown on Review, labels them legitimate, and undoes the batch", async () => {
+      await page.goto(`${t.baseUrl}/homepage/review`);
+      await card(bulkIds[2]).waitFor();
+      const shown = await page.locator("li.rv-card").count();
+      await bar().getByLabel(`Select all ${shown} shown`).check();
+      expect(await bar().locator("[data-selected-count]").innerText()).toBe(`${shown} selected`);
+      await bar().getByRole("button", { name: "Label legitimate" }).click();
+      const status = bar().locator("[data-bulk-status]");
+      await expect
+        .poll(() => status.innerText())
+        .toMatch(new RegExp(`^Labelled ${shown} items? legitimate\\.\\s*Undo$`));
+      expect((await labelsOf(bulkIds)).map((l) => l.label)).toEqual([
+        "legitimate",
+        "legitimate",
+        "legitimate",
+      ]);
+      // Each card shows its new label.
+      await expect
+        .poll(() => card(bulkIds[0]).locator("[data-label]").innerText())
+        .toBe(`legitimate (${merchant.email})`);
+      await status.getByRole("button", { name: "Undo" }).click();
+      await expect.poll(() => status.innerText()).toMatch(/^Undone: /);
+      expect(await labelsOf(bulkIds)).toEqual([]);
+      await expect.poll(() => card(bulkIds[0]).locator("[data-label]").innerText()).toBe("none");
+    });
+
+    it("says an approval that never reached the server, and keeps the item in the queue", async () => {
+      await page.goto(`${t.baseUrl}/homepage/review`);
+      await card(bulkIds[0]).waitFor();
+      // The server is out of reach for the settle: the request fails as it would if it were down.
+      await page.route("**/trpc/review.settle**", (route) => route.abort("connectionrefused"));
+      try {
+        await card(bulkIds[0]).getByRole("button", { name: "Approve" }).click();
+        await card(bulkIds[0]).waitFor({ state: "detached", timeout: 1000 });
+        const alert = page.getByRole("alert");
+        await alert.waitFor(SETTLED);
+        expect(await alert.innerText()).toMatch(
+          /^Not saved: the approval of request from user u-bulk-1 did not reach Warden \(.+\)\. It is back in the queue; settle it again\.$/,
+        );
+        await card(bulkIds[0]).waitFor({ timeout: 2000 });
+        // Never settled: an open screening has no review status yet.
+        expect(await status(bulkIds[0])).toBeNull();
+      } finally {
+        await page.unroute("**/trpc/review.settle**");
+      }
+    });
+
+    it("asks about and reports the exact number Deny all settles", async () => {
+      await page.goto(`${t.baseUrl}/homepage/review`);
+      await card(bulkIds[0]).waitFor();
+      const open = await t.prisma.screening.count({
+        where: { accountId: merchant.accountId, decision: "review", reviewStatus: null },
+      });
+      const charges = await t.prisma.transaction.count({
+        where: { accountId: merchant.accountId, reviewStatus: "open" },
+      });
+      const total = open + charges;
+      expect(total).toBeGreaterThanOrEqual(3);
+      const asked = new Promise<string>((resolve) =>
+        page.once("dialog", (dialog) => {
+          resolve(dialog.message());
+          void dialog.accept();
+        }),
+      );
+      await page.getByRole("button", { name: "Deny all" }).click();
+      expect(await asked).toBe(`Deny all ${total} matching items?`);
+      await page.getByText("Nothing to review.").waitFor();
+      expect(await page.locator("[data-bulk-done]").innerText()).toBe(`Denied ${total} items.`);
+      for (const id of bulkIds) expect(await status(id)).toBe("denied");
+    });
+  });
 });

@@ -79,10 +79,11 @@ export function createChargeReviewRepository(prisma: PrismaClient, outbox?: Even
     },
 
     /** Open charges, counted up to `cap`. */
-    async countOpen(accountId: string, cap: number): Promise<number> {
+    /** Open items matching the filters (none: all), counted up to `cap`. */
+    async countOpen(accountId: string, cap: number, filters: ChargeFilters = {}): Promise<number> {
       const [row] = await prisma.$queryRaw<{ n: number }[]>`
         SELECT count(*)::int AS n FROM (
-          SELECT 1 FROM "Transaction" WHERE ${filterSql(accountId, {})} LIMIT ${cap}) AS open`;
+          SELECT 1 FROM "Transaction" WHERE ${filterSql(accountId, filters)} LIMIT ${cap}) AS open`;
       return row?.n ?? 0;
     },
 

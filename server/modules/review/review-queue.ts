@@ -9,6 +9,7 @@ import {
   type ReviewItem,
   type ReviewKind,
   type ReviewQueueInput,
+  ZReviewFilters,
   ZReviewQueueInput,
 } from "../../../shared/schemas/review.ts";
 import { storedSummary } from "../links/links.service.ts";
@@ -168,10 +169,14 @@ export function createReviewQueue({
       };
     },
 
-    async count(accountId: string) {
+    /** Open items (matching the filters, when given), up to REVIEW_COUNT_CAP. */
+    async count(accountId: string, raw: ReviewFilters = {}) {
+      const parsed = ZReviewFilters.parse(raw);
+      const filters = queueFilters(parsed, now());
+      const kinds = kindsOf(parsed);
       const [screenings, chargesOpen] = await Promise.all([
-        repo.countOpen(accountId, REVIEW_COUNT_CAP + 1),
-        charges.countOpen(accountId, REVIEW_COUNT_CAP + 1),
+        kinds.screening ? repo.countOpen(accountId, REVIEW_COUNT_CAP + 1, filters) : 0,
+        kinds.charge ? charges.countOpen(accountId, REVIEW_COUNT_CAP + 1, filters) : 0,
       ]);
       const open = screenings + chargesOpen;
       return { open: Math.min(open, REVIEW_COUNT_CAP), capped: open > REVIEW_COUNT_CAP };

@@ -97,10 +97,11 @@ export function createReviewRepository(
     },
 
     /** Open items, counted up to `cap` (the index is scanned no further). */
-    async countOpen(accountId: string, cap: number): Promise<number> {
+    /** Open items matching the filters (none: all), counted up to `cap`. */
+    async countOpen(accountId: string, cap: number, filters: QueueFilters = {}): Promise<number> {
       const [row] = await prisma.$queryRaw<{ n: number }[]>`
         SELECT count(*)::int AS n FROM (
-          SELECT 1 FROM "Screening" WHERE ${filterSql(accountId, {})} LIMIT ${cap}) AS open`;
+          SELECT 1 FROM "Screening" WHERE ${filterSql(accountId, filters)} LIMIT ${cap}) AS open`;
       return row?.n ?? 0;
     },
 

@@ -21,6 +21,7 @@ import {
   ZChargeReviewDetail,
   ZReviewBulkInput,
   ZReviewCount,
+  ZReviewFilters,
   ZReviewPage,
   ZReviewQueueInput,
   ZReviewSettleInput,
@@ -42,6 +43,14 @@ export const review = {
     kind: "query",
     output: ZReviewCount,
     handler: ({ services, caller }) => services.review.count(caller.accountId),
+  }),
+  /** How many open items the filters match: what Approve all / Deny all would settle. */
+  matching: op({
+    need: "read",
+    kind: "query",
+    input: ZReviewFilters,
+    output: ZReviewCount,
+    handler: ({ services, caller }, input) => services.review.count(caller.accountId, input),
   }),
   settle: op({
     need: "review",

@@ -11,6 +11,7 @@ import { ruleLabel } from "../../lib/rule-format.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { LinkedAccounts } from "../screenings/linked-accounts.tsx";
 import { ScoreBreakdown } from "../screenings/score-breakdown.tsx";
+import { type RowSelection, SelectBox } from "./bulk-labels.tsx";
 import { LabelChoice } from "./label-buttons.tsx";
 import { formatAge, itemTitle, sharedSentence } from "./review-format.ts";
 import { useInvalidateQueue } from "./use-invalidate-queue.ts";
@@ -24,6 +25,8 @@ export function ReviewCard(props: {
   onNote(note: string): void;
   onSelect(): void;
   onDecide(decision: "approve" | "deny"): void;
+  /** The items ticked for a bulk label. */
+  selection: RowSelection;
 }) {
   const { item } = props;
   const canReview = useCan("review");
@@ -37,6 +40,11 @@ export function ReviewCard(props: {
       onClick={props.onSelect}
     >
       <div className="rv-head">
+        <SelectBox
+          selection={props.selection}
+          subject={{ kind: item.kind, id: item.id }}
+          name={`${itemTitle(item)} ${item.email ?? item.user_id ?? ""}`.trim()}
+        />
         <strong>{itemTitle(item)}</strong>
         <span>{item.email ?? item.user_id ?? "unknown user"}</span>
         {item.kind === "charge" && <code className="rv-muted">{item.id}</code>}

@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
+  bulkLabelSentence,
+  bulkSettledSentence,
+  bulkUndoneSentence,
   formatAge,
   formatOpenCount,
   isTyping,
   itemTitle,
+  notSentSentence,
   settledSentence,
   sharedSentence,
   step,
@@ -88,5 +92,41 @@ describe("review format", () => {
     expect(isTyping({ tagName: "INPUT" } as unknown as EventTarget)).toBe(true);
     expect(isTyping({ tagName: "DIV" } as unknown as EventTarget)).toBe(false);
     expect(isTyping(null)).toBe(false);
+  });
+
+  it.each([
+    [12, "fraud", 0, "Labelled 12 items fraud."],
+    [1, "legitimate", 0, "Labelled 1 item legitimate."],
+    [1500, "fraud", 2, "Labelled 1,500 items fraud (2 were not found)."],
+    [0, "fraud", 1, "Nothing labelled (1 was not found)."],
+  ] as const)("words a bulk label of %i %s (%i not found)", (n, label, missing, text) => {
+    expect(bulkLabelSentence(n, label, missing)).toBe(text);
+  });
+
+  it.each([
+    [3, "Undone: 3 labels removed; any earlier label stands again."],
+    [1, "Undone: 1 label removed; any earlier label stands again."],
+  ])("words an undone bulk label of %i", (n, text) => {
+    expect(bulkUndoneSentence(n)).toBe(text);
+  });
+
+  it("says a settle that never reached the server is back in the queue", () => {
+    expect(
+      notSentSentence(
+        { type: "trial_start", charge: null, user_id: "u_1", email: null },
+        "approve",
+        "Can't reach Warden",
+      ),
+    ).toBe(
+      "Not saved: the approval of trial start from user u_1 did not reach Warden (Can't reach Warden). It is back in the queue; settle it again.",
+    );
+  });
+
+  it.each([
+    ["deny", 50, "Denied 50 items"],
+    ["approve", 1, "Approved 1 item"],
+    ["approve", 12000, "Approved 12,000 items"],
+  ] as const)("words %s all of %i", (decision, n, text) => {
+    expect(bulkSettledSentence(decision, n)).toBe(text);
   });
 });

@@ -69,3 +69,33 @@ export function undoneSentence(
 ): string {
   return `Undone: ${itemTitle(item)} from ${whose(item)} is back in the queue`;
 }
+
+const plural = (n: number, one: string, many: string) =>
+  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+/** What a bulk label did: "Labelled 12 screenings fraud (1 not found)." */
+export function bulkLabelSentence(labelled: number, label: string, notFound: number): string {
+  const missing = notFound > 0 ? ` (${plural(notFound, "was", "were")} not found)` : "";
+  if (labelled === 0) return `Nothing labelled${missing}.`;
+  return `Labelled ${plural(labelled, "item", "items")} ${label}${missing}.`;
+}
+
+/** After a bulk label's Undo: "Undone: 12 labels removed; the earlier ones stand again." */
+export function bulkUndoneSentence(removed: number): string {
+  return `Undone: ${plural(removed, "label", "labels")} removed; any earlier label stands again.`;
+}
+
+/** What a settle that never reached the server says: the item is back, nothing was saved. */
+export function notSentSentence(
+  item: Pick<ReviewItem, "type" | "charge" | "user_id" | "email">,
+  decision: "approve" | "deny",
+  why: string,
+): string {
+  const verb = decision === "approve" ? "approval" : "denial";
+  return `Not saved: the ${verb} of ${itemTitle(item)} from ${whose(item)} did not reach Warden (${why}). It is back in the queue; settle it again.`;
+}
+
+/** What Approve all / Deny all did, with the server's count: "Denied 50 items." */
+export function bulkSettledSentence(decision: "approve" | "deny", settled: number): string {
+  return `${decision === "approve" ? "Approved" : "Denied"} ${plural(settled, "item", "items")}`;
+}

@@ -14,12 +14,13 @@ import { LoadError } from "../../components/save-status.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { LiveUpdates } from "../live/live-status.tsx";
+import { BulkLabelBar, useRowSelection } from "./bulk-labels.tsx";
 import { BulkBar } from "./review-bulk-bar.tsx";
 import { ReviewCard } from "./review-card.tsx";
 import { QueueFilters } from "./review-filters.tsx";
 import { UndoStatus } from "./undo-status.tsx";
 import { useInvalidateQueue } from "./use-invalidate-queue.ts";
-import { UNDO_MS, usePendingSettle } from "./use-pending-settle.ts";
+import { takeUnsent, UNDO_MS, usePendingSettle } from "./use-pending-settle.ts";
 import { useQueueKeys } from "./use-queue-keys.ts";
 import "./review.css";
 
@@ -42,8 +43,12 @@ function Queue() {
   const [selected, setSelected] = useState(0);
   const [notes, setNotes] = useState<Record<string, string>>({});
   const [alwaysAllow, setAlwaysAllow] = useState<Record<string, boolean>>({});
-  const [error, setError] = useState<string | null>(null);
+  // A settle lost after the page was last left is said first (use-pending-settle.ts).
+  const [error, setError] = useState<string | null>(takeUnsent);
   const invalidate = useInvalidateQueue();
+  const selection = useRowSelection();
+  // What Approve all / Deny all did, kept here: the bar leaves with the last item it settled.
+  const [bulkDone, setBulkDone] = useState<string | null>(null);
   const list = useInfiniteQuery(
     trpc.review.queue.infiniteQueryOptions(
       { limit: PAGE_SIZE, ...filters },
@@ -56,9 +61,10 @@ function Queue() {
       return invalidate();
     },
     // Refused (say, another person settled it first): the error, and the queue read again.
-    onError: (message) => {
+    // Never sent (the server was down): the item stays listed, and the line says so.
+    onError: (message, lost) => {
       setError(message);
-      return invalidate();
+      return lost ? undefined : invalidate();
     },
   });
   // A settled item leaves the list at once; the server hears of it when the undo window ends.
@@ -111,6 +117,9 @@ function Queue() {
           {error}
         </p>
       )}
+      <p className="rv-bulk-done" role="status" data-bulk-done>
+        {bulkDone && `${bulkDone}.`}
+      </p>
       {list.isError ? (
         <LoadError what="the review queue" error={errorMessage(list.error)} />
       ) : list.isPending ? (
@@ -124,8 +133,13 @@ function Queue() {
           <BulkBar
             filters={filters}
             shown={items.length}
-            more={list.hasNextPage}
             beforeRun={settle.flush}
+            onDone={setBulkDone}
+          />
+          <BulkLabelBar
+            selection={selection}
+            shown={items.map((item) => ({ kind: item.kind, id: item.id }))}
+            onChanged={invalidate}
           />
           <ol className="rv-list">
             {items.map((item, index) => (
@@ -139,6 +153,7 @@ function Queue() {
                 onAlwaysAllow={(on) => setAlwaysAllow((a) => ({ ...a, [item.id]: on }))}
                 onSelect={() => setSelected(index)}
                 onDecide={(decision) => decide(item, decision)}
+                selection={selection}
               />
             ))}
           </ol>

@@ -7,6 +7,7 @@ import type { ScreeningRow } from "../../../../shared/schemas/screening.ts";
 import { Breakable } from "../../components/breakable.tsx";
 import { ExpandableTable } from "../../components/expandable-table.tsx";
 import { ruleLabel } from "../../lib/rule-format.ts";
+import { type RowSelection, SelectBox } from "../review/bulk-labels.tsx";
 import { LabelButtons } from "../review/label-buttons.tsx";
 import { LinkedAccounts } from "./linked-accounts.tsx";
 import { ScoreBreakdown } from "./score-breakdown.tsx";
@@ -20,6 +21,7 @@ import {
 import { ScreeningReasons } from "./screening-reasons.tsx";
 
 export const COLUMNS = [
+  "Select",
   "Time",
   "Type",
   "User or email",
@@ -29,7 +31,14 @@ export const COLUMNS = [
   "Rules",
 ] as const;
 
-export function ScreeningTable({ rows }: { rows: ScreeningRow[] }) {
+export function ScreeningTable({
+  rows,
+  selection,
+}: {
+  rows: ScreeningRow[];
+  /** The rows ticked for a bulk label (review/bulk-labels.tsx). */
+  selection: RowSelection;
+}) {
   return (
     <ExpandableTable
       rows={rows}
@@ -37,7 +46,9 @@ export function ScreeningTable({ rows }: { rows: ScreeningRow[] }) {
       prefix="sc"
       caption="Screenings, newest first"
       detailId={(id) => `screening-${id}`}
-      row={(row, open, onFlip) => <Row row={row} open={open} onFlip={onFlip} />}
+      row={(row, open, onFlip) => (
+        <Row row={row} open={open} onFlip={onFlip} selection={selection} />
+      )}
       detail={(row) => (
         <>
           {row.collect_ip && (
@@ -56,10 +67,27 @@ export function ScreeningTable({ rows }: { rows: ScreeningRow[] }) {
   );
 }
 
-function Row({ row, open, onFlip }: { row: ScreeningRow; open: boolean; onFlip: () => void }) {
+function Row({
+  row,
+  open,
+  onFlip,
+  selection,
+}: {
+  row: ScreeningRow;
+  open: boolean;
+  onFlip: () => void;
+  selection: RowSelection;
+}) {
   const rules = firedRules(row.reasons, row.monitored, row.allowed?.rules);
   return (
     <tr data-screening={row.id} className={open ? "card-row open" : "card-row"}>
+      <td className="sc-select">
+        <SelectBox
+          selection={selection}
+          subject={{ kind: "screening", id: row.id }}
+          name={`${formatType(row.type)} ${formatWho(row.user_id, row.email)}`}
+        />
+      </td>
       <td className="sc-time">
         <button
           type="button"

@@ -9,6 +9,7 @@ import { type Filters, hasFilters, ScreeningFilters } from "./screening-filters.
 import { ScreeningTable } from "./screening-table.tsx";
 import "./screenings.css";
 import { LoadMore } from "../../components/load-more.tsx";
+import { BulkLabelBar, useRowSelection } from "../review/bulk-labels.tsx";
 
 const PAGE_SIZE = 50;
 
@@ -34,6 +35,7 @@ function Counts() {
 function Screenings() {
   const trpc = useTRPC();
   const [filters, setFilters] = useState<Filters>({});
+  const selection = useRowSelection();
   const list = useInfiniteQuery(
     trpc.screenings.list.infiniteQueryOptions(
       { limit: PAGE_SIZE, ...filters },
@@ -66,7 +68,11 @@ function Screenings() {
         </div>
       ) : (
         <>
-          <ScreeningTable rows={rows} />
+          <BulkLabelBar
+            selection={selection}
+            shown={rows.map((row) => ({ kind: "screening", id: row.id }))}
+          />
+          <ScreeningTable rows={rows} selection={selection} />
           <LoadMore shown={rows.length} noun={["screening", "screenings"]} list={list} />
         </>
       )}

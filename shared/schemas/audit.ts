@@ -123,7 +123,7 @@ export const ZAuditEvent = z.object({
   target: z.string().nullable(),
   /**
    * What a person reads for the target, kept when the event was written ("bob@shop.com",
-   * "API key ci", "signup screening of 2026-11-20 10:04 UTC"); null when there is none.
+   * "API key ci", "signup screening (blocked, score 92)"); null when there is none.
    */
   target_label: z.string().nullable(),
   /** The state before the change (for a whole object replaced), secrets masked. */

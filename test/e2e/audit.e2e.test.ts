@@ -4,7 +4,9 @@
  * new); a label from the merchant's backend is marked as an API key's; a failed sign-in says
  * so. The filters (kind of change, who) narrow the list and the "Export CSV" link carries
  * them; "Load more" pages on; and the page fits a 375 px phone without sideways scrolling.
- * Screenshot: test-results/audit-page.png.
+ * A member removed on the Team page, a revoked key and a labelled screening read by name and
+ * email, not by id, also once the member is gone; each id is one click away.
+ * Screenshots: test-results/audit-page.png, 47-audit-1280.png and 47-audit-375.png.
  */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -13,9 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS_DIR } from "../helpers/browser.ts";
 import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
 import { TestClient } from "../helpers/http-client.ts";
-import type { Merchant } from "../helpers/merchants.ts";
+import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
 import { pastRightEdge, scrollingSideways } from "../helpers/overflow.ts";
 import { backendOf } from "../helpers/screening.ts";
+import { linkIn } from "../helpers/smtp.ts";
 import type { TestApp } from "../helpers/test-app.ts";
 
 const PHONE = { width: 375, height: 812 };
@@ -28,6 +31,8 @@ describe("audit log in Chromium", () => {
   let browser: ConsoleBrowser["browser"];
   let page: Page;
   let keyPrefix = "";
+  let keyId = "";
+  let screenedId = "";
 
   beforeAll(async () => {
     ({ t, merchant, browser, page } = await openConsole("audit-console@example.com"));
@@ -74,8 +79,10 @@ describe("audit log in Chromium", () => {
     // A label from the merchant's backend, and a wrong password.
     const backend = await backendOf(t, merchant);
     keyPrefix = backend.keyId.slice(0, 8);
+    keyId = backend.keyId;
     t.clock.advance(1000);
     const screened = await backend.decide({ type: "request", user_agent: BOT });
+    screenedId = screened.id;
     const labelled = await backend.client.json("/api/v1/labels", {
       body: { subject_kind: "screening", subject_id: screened.id, label: "fraud" },
     });
@@ -103,7 +110,14 @@ describe("audit log in Chromium", () => {
       `API key ${keyPrefix} labelled an event through the API`,
     );
     expect(await label?.locator(".au-badge").innerText()).toBe("API key");
-    expect(await label?.locator(".au-meta").innerText()).toContain(`On ${screened.id}`);
+    // What was labelled, by its kind, decision and score; its id one click away.
+    const labelMeta = label?.locator(".au-meta");
+    expect(await labelMeta?.innerText()).toMatch(
+      /On request screening \((allowed|sent to review|blocked), score \d+\)/,
+    );
+    expect(await labelMeta?.innerText()).not.toContain(screened.id);
+    await label?.getByRole("button", { name: "id", exact: true }).click();
+    expect(await label?.locator(".au-id-value").innerText()).toBe(screened.id);
     expect(await key?.locator(".au-what").innerText()).toBe(`${merchant.email} created an API key`);
     expect(await rules?.locator(".au-what").innerText()).toBe(
       `${merchant.email} changed the rules`,
@@ -195,5 +209,75 @@ describe("audit log in Chromium", () => {
     await page.mouse.move(0, 0);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(ARTIFACTS_DIR, "audit-page-375.png") });
+  });
+
+  it("names a removed member, a revoked key and a labelled screening, not their ids", async () => {
+    const member = await signedInMerchant(t, "audit-teammate@example.com");
+    const invited = await merchant.browser.mutate("team.invite", {
+      email: member.email,
+      role: "analyst",
+    });
+    expect(invited).toMatchObject({ ok: true });
+    const token = linkIn(await t.smtp.waitFor(member.email, "invited you"), "/invite");
+    const accepted = await member.browser.mutate("team.acceptInvite", {
+      token: token.searchParams.get("token"),
+    });
+    expect(accepted).toMatchObject({ ok: true });
+    const memberId = (await t.prisma.user.findUniqueOrThrow({ where: { email: member.email } })).id;
+    t.clock.advance(1000);
+
+    // Removed on the Team page, as an owner does it.
+    await page.setViewportSize(LAPTOP);
+    await page.goto(`${t.baseUrl}/homepage/team`);
+    await page.getByRole("button", { name: `Remove ${member.email}` }).click();
+    const removed = page.waitForResponse((r) => r.url().includes("/trpc/team.remove"));
+    await page.getByRole("button", { name: "Yes, remove" }).click();
+    expect((await removed).status()).toBe(200);
+    await page
+      .getByRole("button", { name: `Remove ${member.email}` })
+      .waitFor({ state: "detached" });
+    t.clock.advance(1000);
+    const revoked = await merchant.api.request(`/api/api-keys/${keyId}`, { method: "DELETE" });
+    expect(revoked.status).toBe(204);
+    t.clock.advance(1000);
+    const labelled = await merchant.browser.mutate("labels.add", {
+      subject_kind: "screening",
+      subject_id: screenedId,
+      label: "legitimate",
+    });
+    expect(labelled).toMatchObject({ ok: true });
+    t.clock.advance(1000);
+
+    await open();
+    expect((await actions()).slice(0, 3)).toEqual(["labels.add", "apiKeys.revoke", "team.remove"]);
+    const [label, key, gone] = [0, 1, 2].map((at) => cards().nth(at));
+    expect(await gone?.locator(".au-what").innerText()).toBe(
+      `${merchant.email} removed a team member`,
+    );
+    expect(await gone?.locator(".au-target-label").innerText()).toBe(member.email);
+    expect(await key?.locator(".au-target-label").innerText()).toBe("API key backend");
+    expect(await label?.locator(".au-target-label").innerText()).toMatch(
+      /^request screening \((allowed|sent to review|blocked), score \d+\)$/,
+    );
+    // No UUID on any of them until asked for; then the removed member's id, one click away.
+    const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+    for (const card of [label, key, gone]) {
+      expect(await card?.locator(".au-what, .au-meta").allInnerTexts()).not.toEqual(
+        expect.arrayContaining([expect.stringMatching(UUID)]),
+      );
+    }
+    await gone?.getByRole("button", { name: "id", exact: true }).click();
+    expect(await gone?.locator(".au-id-value").innerText()).toBe(memberId);
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: join(ARTIFACTS_DIR, "47-audit-1280.png") });
+
+    await page.setViewportSize(PHONE);
+    await open();
+    await cards().nth(2).getByRole("button", { name: "id", exact: true }).click();
+    expect(await scrollingSideways(page)).toEqual([]);
+    expect(await pastRightEdge(page, PHONE.width)).toEqual([]);
+    await page.mouse.move(0, 0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(ARTIFACTS_DIR, "47-audit-375.png") });
   });
 });

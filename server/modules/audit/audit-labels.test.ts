@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { labelFromInput, labelOf, type TargetFacts, targetKindOf } from "./audit-labels.ts";
 
-const AT = new Date("2026-11-20T10:04:33.000Z");
-
 describe("targetKindOf", () => {
   it.each([
     ["a removed member", "team.remove", {}, "member"],
@@ -61,19 +59,19 @@ describe("labelOf", () => {
       "decision.made to https://h.example/w",
     ],
     [
-      "a screening reads as its kind and minute, no end user's value",
-      { kind: "screening", type: "signup", at: AT },
-      "signup screening of 2026-11-20 10:04 UTC",
+      "a screening reads as its kind, decision and score, no end user's value",
+      { kind: "screening", type: "signup", decision: "review", score: 85 },
+      "signup screening (sent to review, score 85)",
     ],
     [
-      "a charge reads as its amount and time",
-      { kind: "charge", amount: 4900, currency: "usd", at: AT },
-      "charge of 49.00 USD, 2026-11-20 10:04 UTC",
+      "a blocked screening says so",
+      { kind: "screening", type: "login", decision: "block", score: 100 },
+      "login screening (blocked, score 100)",
     ],
     [
-      "a charge without a time reads as its amount",
-      { kind: "charge", amount: 50, currency: "eur", at: null },
-      "charge of 0.50 EUR",
+      "a charge reads as its amount",
+      { kind: "charge", amount: 4900, currency: "usd" },
+      "charge of 49.00 USD",
     ],
     [
       "an allow entry names its kind, not its value",

@@ -3,8 +3,9 @@
  * AuditEvent.targetLabel column), so a removed member still reads as their email and a revoked
  * key as its name. Which kind of thing an action's target is comes from this one table; the
  * repository reads the facts (audit.repository.ts `facts`) and these functions word them.
- * A label never holds an end user's value (an email, a user id): a screening reads as its kind
- * and time, so the log keeps nothing an erasure would have to find. Pure.
+ * A label never holds an end user's value (an email, a user id): a screening reads as its kind,
+ * decision and score, so the log keeps nothing an erasure would have to find. No time either:
+ * the page shows times in the reader's zone, a stored label could not. Pure.
  */
 
 /** The kinds of thing an event names by id. */
@@ -77,17 +78,19 @@ export type TargetFacts =
   | { kind: "apiKey"; name: string }
   | { kind: "webhookEndpoint"; url: string }
   | { kind: "webhookDelivery"; eventType: string; url: string }
-  | { kind: "screening"; type: string; at: Date }
-  | { kind: "charge"; amount: number; currency: string; at: Date | null }
+  | { kind: "screening"; type: string; decision: string; score: number }
+  | { kind: "charge"; amount: number; currency: string }
   | { kind: "allowEntry"; allowKind: string }
   | { kind: "scoreModel"; version: number }
   /** Named as everywhere (accounts/account-name.ts). */
   | { kind: "account"; name: string };
 
-/** "2026-11-20 10:04 UTC": the time as the log's readers everywhere read it. */
-export function minuteOf(at: Date): string {
-  return `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
+/** A screening's decision as a sentence reads it. */
+const DECISION_WORDS: Record<string, string> = {
+  allow: "allowed",
+  review: "sent to review",
+  block: "blocked",
+};
 
 const ALLOW_KINDS: Record<string, string> = {
   email: "an email",
@@ -112,11 +115,9 @@ export function labelOf(facts: TargetFacts): string {
     case "webhookDelivery":
       return `${facts.eventType} to ${facts.url}`;
     case "screening":
-      return `${facts.type} screening of ${minuteOf(facts.at)}`;
-    case "charge": {
-      const amount = `${(facts.amount / 100).toFixed(2)} ${facts.currency.toUpperCase()}`.trim();
-      return facts.at ? `charge of ${amount}, ${minuteOf(facts.at)}` : `charge of ${amount}`;
-    }
+      return `${facts.type} screening (${DECISION_WORDS[facts.decision] ?? facts.decision}, score ${facts.score})`;
+    case "charge":
+      return `charge of ${(facts.amount / 100).toFixed(2)} ${facts.currency.toUpperCase()}`.trim();
     case "allowEntry":
       return `allow-list entry for ${ALLOW_KINDS[facts.allowKind] ?? facts.allowKind}`;
     case "scoreModel":

@@ -82,23 +82,16 @@ async function factsOf(
     case "screening": {
       const found = await prisma.screening.findFirst({
         where: { accountId, id },
-        select: { type: true, createdAt: true },
+        select: { type: true, decision: true, score: true },
       });
-      return found && { kind, type: found.type, at: found.createdAt };
+      return found && { kind, ...found };
     }
     case "charge": {
       const found = await prisma.transaction.findFirst({
         where: { accountId, chargeId: id },
-        select: { amount: true, currency: true, created: true },
+        select: { amount: true, currency: true },
       });
-      return (
-        found && {
-          kind,
-          amount: found.amount,
-          currency: found.currency,
-          at: found.created > 0 ? new Date(found.created * 1000) : null,
-        }
-      );
+      return found && { kind, ...found };
     }
     case "allowEntry": {
       const found = await prisma.allowEntry.findFirst({ where: { accountId, id } });

@@ -40,7 +40,7 @@ export const PERSONAL_COLUMNS: Record<string, Record<string, Classification>> = 
     action: ENUM,
     target: not("an id or a key's name; a person's screening id is no value of theirs"),
     targetLabel: not(
-      "a member's email, a key's name, an endpoint's URL, a screening's kind and time (audit-labels.ts): never an end user's value",
+      "a member's email, a key's name, an endpoint's URL, a screening's kind, decision and score (audit-labels.ts): never an end user's value",
     ),
     before: not("configuration and team snapshots: never rewritten"),
     after: p(

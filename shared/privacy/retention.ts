@@ -81,9 +81,9 @@ export const RETENTION: Record<RetentionKind, RetentionKindInfo> = {
     why: "A quarter covers reviewing, labelling and backtesting an event; counting needs only the keyed digests, which are kept apart.",
   },
   collector_tokens: {
-    label: "Collector tokens and signals",
+    label: "Browser signals from warden.js",
     holds:
-      "What warden.js collected in a visitor's browser (signals, the address it came from), kept until a screening uses it. Deleted this many days after the token expired.",
+      "What warden.js collected in a visitor's browser (signals, the address it came from), kept until a screening uses it; it expires 10 minutes after it was collected. Deleted this many days after it expired.",
     default_days: 1,
     min: 1,
     max: RETENTION_MAX_DAYS,

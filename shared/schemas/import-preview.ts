@@ -48,6 +48,14 @@ const NAMES: Record<string, string> = {
   stripe_publishable: "Stripe publishable key",
   require_two_factor: "Require two-factor sign-in",
   audit_retention_days: "Keep audit log events (days)",
+  review: "Review at",
+  block: "Block at",
+};
+
+/** A key no table names ("trial_start", an event type) as words: "Trial start". */
+const words = (key: string) => {
+  const text = key.replaceAll("_", " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
 };
 
 const nameOf = (key: string) =>
@@ -55,7 +63,9 @@ const nameOf = (key: string) =>
   TEMPLATE_NAMES.get(key) ??
   NAMES[key] ??
   SETTING_LABELS[key] ??
-  (Object.hasOwn(RETENTION, key) ? `Keep ${RETENTION[key as RetentionKind].label} (days)` : key);
+  (Object.hasOwn(RETENTION, key)
+    ? `Keep ${RETENTION[key as RetentionKind].label} (days)`
+    : words(key));
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 

@@ -33,7 +33,7 @@ describe("data retention in Chromium", () => {
     await kinds.first().waitFor();
     expect(await kinds.locator("label").allInnerTexts()).toEqual([
       "Screenings",
-      "Collector tokens and signals",
+      "Browser signals from warden.js",
       "Counting identities",
       "Webhook deliveries",
       "Audit log",

@@ -23,7 +23,7 @@ export function useRoleReason(permission: Permission): string | null {
  * The reason beside a control the role may not use, as a short line; give the control
  * `disabled`, `title={reason}` and `aria-describedby={id}`. Nothing when the role may.
  */
-export function RoleNote({ id, reason }: { id: string; reason: string | null }) {
+export function RoleNote({ id, reason }: { id?: string; reason: string | null }) {
   if (!reason) return null;
   return (
     <small className="role-note" id={id} data-role-note>

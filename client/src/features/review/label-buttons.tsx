@@ -9,6 +9,7 @@ import {
   type LabelValue,
   type LabelView,
 } from "../../../../shared/schemas/labels.ts";
+import { RoleNote, useRoleReason } from "../../components/editable.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import "./label-buttons.css";
 
@@ -44,6 +45,8 @@ export function LabelChoice(props: {
   onLabel(value: LabelValue): void;
 }) {
   const { current } = props;
+  // Labelling is the review permission (as on the server): a viewer sees why the buttons are off.
+  const denied = useRoleReason("review");
   return (
     <div className={props.className}>
       <span>
@@ -57,12 +60,14 @@ export function LabelChoice(props: {
           key={value}
           type="button"
           className="secondary"
-          disabled={props.busy}
+          disabled={props.busy || Boolean(denied)}
+          title={denied ?? undefined}
           onClick={() => props.onLabel(value)}
         >
           Label {value}
         </button>
       ))}
+      <RoleNote reason={denied} />
       {props.error && <span role="alert">{props.error}</span>}
     </div>
   );

@@ -12,7 +12,7 @@ import {
   type ErasurePreview,
   type ErasureResult,
 } from "../../../../shared/schemas/end-users.ts";
-import { useCan } from "../../components/editable.tsx";
+import { RoleNote, useCan, useRoleReason } from "../../components/editable.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { useSession } from "../../lib/session.ts";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
@@ -164,6 +164,8 @@ function Findings(props: {
   onAsk: (selector: EndUserSelector) => void;
 }) {
   const { preview } = props;
+  // Erasing needs the configure permission (as on the server): an analyst is told so.
+  const eraseDenied = useRoleReason("configure");
   const [erased, setErased] = useState<ErasureResult | null>(null);
   const fieldsNamed = Object.keys(fieldErrors(preview.error)).length > 0;
 
@@ -187,7 +189,7 @@ function Findings(props: {
             <CountsTable counts={preview.data.counts} caption="Stored rows holding this person" />
             <div className="dr-actions">
               <DownloadExport selector={props.selector} />
-              {props.mayErase && (
+              {props.mayErase ? (
                 <EraseFlow
                   selector={props.selector}
                   preview={preview.data}
@@ -196,6 +198,8 @@ function Findings(props: {
                     void preview.refetch();
                   }}
                 />
+              ) : (
+                <RoleNote reason={eraseDenied} />
               )}
             </div>
           </>

@@ -5,14 +5,15 @@
  * so. The filters (kind of change, who) narrow the list and the "Export CSV" link carries
  * them; "Load more" pages on; and the page fits a 375 px phone without sideways scrolling.
  * A member removed on the Team page, a revoked key and a labelled screening read by name and
- * email, not by id, also once the member is gone; each id is one click away.
+ * email, not by id, also once the member is gone; each id is one click away. The removed
+ * member's open console says they are no longer in the account on its next load.
  * Screenshots: test-results/audit-page.png, 47-audit-1280.png and 47-audit-375.png.
  */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS_DIR } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, launchBrowser, signInAs } from "../helpers/browser.ts";
 import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
 import { TestClient } from "../helpers/http-client.ts";
 import { type Merchant, signedInMerchant } from "../helpers/merchants.ts";
@@ -226,6 +227,15 @@ describe("audit log in Chromium", () => {
     const memberId = (await t.prisma.user.findUniqueOrThrow({ where: { email: member.email } })).id;
     t.clock.advance(1000);
 
+    // The member has the console open: it notes the accounts they are in.
+    const theirs = await launchBrowser();
+    await signInAs(theirs.context, t.baseUrl, member.token);
+    const memberPage = await theirs.newPage();
+    await memberPage.goto(`${t.baseUrl}/homepage/dashboard`);
+    await memberPage.waitForFunction(() =>
+      Object.keys(localStorage).some((key) => key.startsWith("warden.memberships.")),
+    );
+
     // Removed on the Team page, as an owner does it.
     await page.setViewportSize(LAPTOP);
     await page.goto(`${t.baseUrl}/homepage/team`);
@@ -236,6 +246,13 @@ describe("audit log in Chromium", () => {
     await page
       .getByRole("button", { name: `Remove ${member.email}` })
       .waitFor({ state: "detached" });
+    // Their console says so on its next load, as their mail does.
+    await memberPage.reload();
+    await memberPage
+      .getByRole("status")
+      .getByText(/^You are no longer a member of .+\.$/)
+      .waitFor();
+    await theirs.close();
     t.clock.advance(1000);
     const revoked = await merchant.api.request(`/api/api-keys/${keyId}`, { method: "DELETE" });
     expect(revoked.status).toBe(204);

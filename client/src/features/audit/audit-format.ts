@@ -75,6 +75,7 @@ const SENTENCES: Record<string, string> = {
   "team.leave": "left the team",
   "team.acceptInvite": "joined the team",
   "team.transferOwnership": "handed over ownership of the account",
+  "team.renameAccount": "renamed the account",
   "security.put": "changed the security settings",
   "endUsers.export": "exported the data held about an end user",
   "endUsers.erase": "erased an end user's data",
@@ -87,6 +88,10 @@ const SENTENCES: Record<string, string> = {
   "review.bulk": "settled reviews in bulk",
   "labels.add": "labelled an event",
   "labelsApi.create": "labelled an event through the API",
+  "labels.bulk": "labelled events in bulk",
+  "labels.undo": "undid a bulk label",
+  "labelsApi.bulk": "labelled events in bulk through the API",
+  "labelsApi.undo": "undid a bulk label through the API",
   "screeningsApi.decide": "settled a review through the API",
   "chargesApi.decide": "settled a charge's review through the API",
 };

@@ -9,6 +9,7 @@ import { useRefreshSession, useSession } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { formatOpenCount } from "../review/review-format.ts";
 import { AccountSwitch } from "../team/account-switch.tsx";
+import { MembershipNotice } from "./membership-notice.tsx";
 import { MoreMenu } from "./more-menu.tsx";
 import { NavIcon } from "./nav-icons.tsx";
 import { NAV } from "./nav-items.ts";
@@ -75,6 +76,7 @@ export default function ConsoleShell() {
         <MoreMenu items={NAV.filter((item) => item.inMore)} />
       </nav>
       <main className="console-main">
+        <MembershipNotice userId={user.id} />
         <Outlet />
       </main>
     </div>

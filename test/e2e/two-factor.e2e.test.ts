@@ -182,6 +182,35 @@ describe("two-factor sign-in in Chromium", () => {
     await section().getByText("2 of 10 recovery codes left.").waitFor();
   });
 
+  it("says Settings saved! once an owner who has it requires two-factor sign-in of every member", async () => {
+    await page.goto(`${opened.t.baseUrl}/homepage/team`);
+    const form = page.getByRole("form", { name: "Security settings" });
+    const required = form.getByRole("checkbox", {
+      name: "Require two-factor sign-in for every member",
+    });
+    await required.check();
+    await form.getByRole("button", { name: "Save security settings" }).click();
+    await form.getByRole("status").getByText(MESSAGES.settingsSaved).waitFor();
+    expect(await required.isChecked()).toBe(true);
+    expect(
+      await opened.t.prisma.account.findUniqueOrThrow({
+        where: { id: opened.merchant.accountId },
+      }),
+    ).toMatchObject({ requireTwoFactor: true });
+    await required.uncheck();
+    await form.getByRole("button", { name: "Save security settings" }).click();
+    await expect
+      .poll(
+        async () =>
+          (
+            await opened.t.prisma.account.findUniqueOrThrow({
+              where: { id: opened.merchant.accountId },
+            })
+          ).requireTwoFactor,
+      )
+      .toBe(false);
+  });
+
   it("an account that requires two-factor sends a member without it to set it up before the console", async () => {
     const { t } = opened;
     const member = await signedInMerchant(t, "required@example.com");

@@ -15,3 +15,17 @@ export function useRefreshSession() {
   // Everything cached belonged to the previous session: reset it all, refetch what is shown.
   return useCallback(() => queryClient.resetQueries(), [queryClient]);
 }
+
+/**
+ * Re-reads only who is signed in, keeping every other cached answer: after a change that may
+ * apply to oneself (requiring two-factor sign-in), the form that made it stays on screen to
+ * say it was saved, instead of reloading with everything else.
+ */
+export function useRereadSession() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return useCallback(
+    () => queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() }),
+    [queryClient, trpc],
+  );
+}

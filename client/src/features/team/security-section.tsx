@@ -15,7 +15,7 @@ import {
 import { Editable } from "../../components/editable.tsx";
 import { ErrorMessage } from "../../components/error-message.tsx";
 import { Loaded } from "../../components/loaded.tsx";
-import { useRefreshSession } from "../../lib/session.ts";
+import { useRereadSession } from "../../lib/session.ts";
 import { fieldErrors, useTRPC } from "../../lib/trpc.ts";
 
 export function SecuritySection() {
@@ -38,7 +38,7 @@ export function SecuritySection() {
 function SecurityForm({ saved }: { saved: SecuritySettings }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const refreshSession = useRefreshSession();
+  const rereadSession = useRereadSession();
   const [requireTwoFactor, setRequireTwoFactor] = useState(saved.require_two_factor);
   const [days, setDays] = useState(String(saved.audit_retention_days));
   const [localError, setLocalError] = useState<string | null>(null);
@@ -50,8 +50,9 @@ function SecurityForm({ saved }: { saved: SecuritySettings }) {
     trpc.security.put.mutationOptions({
       onSuccess: async (next) => {
         queryClient.setQueryData(trpc.security.get.queryKey(), next);
-        // Requiring two-factor may apply to you: the session says whether it does.
-        if (next.require_two_factor !== saved.require_two_factor) await refreshSession();
+        // Requiring two-factor may apply to you: the session says whether it does (re-read
+        // alone, so this form stays to say "Settings saved!").
+        if (next.require_two_factor !== saved.require_two_factor) await rereadSession();
       },
     }),
   );

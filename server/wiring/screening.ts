@@ -13,6 +13,8 @@ import { backtestInChildProcess } from "../modules/backtest/backtest-child.ts";
 import { createCollectorService, TOKENS_PER_KEY } from "../modules/collector/collector.service.ts";
 import { createCollectorTokensRepository } from "../modules/collector/collector-tokens.repository.ts";
 import { createPerMinuteService } from "../modules/live/per-minute.service.ts";
+import { createLabelVerdicts } from "../modules/scoring/label-verdicts.ts";
+import { createTrainingRepository } from "../modules/scoring/training.repository.ts";
 import { warmFeatures } from "../modules/screening/features/index.ts";
 import { createScreeningRepository } from "../modules/screening/screening.repository.ts";
 import { createScreeningService } from "../modules/screening/screening.service.ts";
@@ -84,6 +86,8 @@ export function wireScreening(
       policy,
       digestKeyOf,
       now,
+      // The one count of labels: the screenings the risk score's fit learns from.
+      truths: createLabelVerdicts({ training: createTrainingRepository(prisma), now }).truths,
       log,
       runJob: deps.databaseUrl ? backtestInChildProcess(deps.databaseUrl) : undefined,
       // In-process (embedded), a job holds the server's own thread between batches: one at once.

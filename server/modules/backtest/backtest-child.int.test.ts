@@ -49,6 +49,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backtest job in a process of its 
     digestKey: "k".repeat(64),
     settings: SETTINGS,
     now: new Date(),
+    truths: [],
     onProgress: (processed: number, total: number) => void progress.push([processed, total]),
     signal,
   });

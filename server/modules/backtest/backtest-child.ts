@@ -61,7 +61,7 @@ function childEnv(url: string): NodeJS.ProcessEnv {
 function runInChild(
   url: string,
   heapMb: number,
-  { accountId, digestKey, settings, now, onProgress, signal }: Parameters<JobRunner>[0],
+  { accountId, digestKey, settings, now, truths, onProgress, signal }: Parameters<JobRunner>[0],
 ): ReturnType<JobRunner> {
   return new Promise((done, fail) => {
     if (signal.aborted) return fail(signal.reason);
@@ -103,7 +103,7 @@ function runInChild(
           : stderr.trim() || `exit ${killedBy ? `by ${killedBy}` : `code ${code}`}`;
       fail(new Error(`backtest process failed: ${why}`));
     });
-    const job: JobMessage = { accountId, digestKey, settings, now: now.getTime() };
+    const job: JobMessage = { accountId, digestKey, settings, now: now.getTime(), truths };
     child.send(job);
   });
 }

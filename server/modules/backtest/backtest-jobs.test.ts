@@ -39,7 +39,6 @@ function gatedRepo() {
     },
     async *charges() {},
     refundHistory: async () => [],
-    labels: async () => new Map(),
     allowEntries: async () => [],
   } as unknown as BacktestRepository;
   return { repo, next: () => open() };

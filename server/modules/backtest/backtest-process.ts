@@ -11,6 +11,7 @@ import { pgPoolConfig, postgresRunner } from "../../db/sql-runner.ts";
 import { baseFeatures } from "../policy/policy.service.ts";
 import { createBacktestRepository } from "./backtest.repository.ts";
 import { createBacktestService } from "./backtest.service.ts";
+import type { TruthLabel } from "./backtest-tally.ts";
 
 export type JobMessage = {
   accountId: string;
@@ -18,6 +19,8 @@ export type JobMessage = {
   digestKey: string;
   settings: BacktestSettings;
   now: number;
+  /** The labelled screenings' verdicts, read by the server (backtest.service.ts JobRunner). */
+  truths: [string, TruthLabel][];
 };
 
 function send(message: object): Promise<void> {
@@ -37,6 +40,7 @@ async function runJob(job: JobMessage): Promise<void> {
       policy: { features: baseFeatures },
       digestKeyOf: () => job.digestKey,
       now: () => new Date(job.now),
+      truths: async () => new Map(job.truths),
       log: { error: () => {} },
     });
     const result = await service.run(

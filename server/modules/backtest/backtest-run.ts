@@ -20,7 +20,7 @@ import { keyedFromLegacy } from "../screening/screening.entry.ts";
 import { allowListTimeline } from "./allow-list-timeline.ts";
 import type { BacktestRepository } from "./backtest.repository.ts";
 import { createReplay } from "./backtest-replay.ts";
-import { createTally } from "./backtest-tally.ts";
+import { createTally, type TruthLabel } from "./backtest-tally.ts";
 import { readAhead } from "./read-ahead.ts";
 import { type CounterRow, createReplayCounters, lookback } from "./replay-counters.ts";
 import { createStripeHistory } from "./stripe-history.ts";
@@ -35,6 +35,12 @@ export type RunDeps = {
   now: () => Date;
   /** The account's key for identity digests (screening/features/identities.ts). */
   digestKeyOf: (accountId: string) => string;
+  /**
+   * Each labelled screening's verdict, keyed "screening:<id>": the one count of labels
+   * (scoring/label-verdicts.ts), read by the server (a job in a process of its own is handed
+   * them). Without it, nothing is labelled.
+   */
+  truths?: (accountId: string) => Promise<Map<string, TruthLabel>>;
 };
 
 /** The policy the page's settings make, combined as the live policy is. */
@@ -77,7 +83,13 @@ function keyedRow(key: string, row: CounterRow): CounterRow {
   };
 }
 
-export function createBacktestRun({ repo, policy: policies, now, digestKeyOf }: RunDeps) {
+export function createBacktestRun({
+  repo,
+  policy: policies,
+  now,
+  digestKeyOf,
+  truths = async () => new Map(),
+}: RunDeps) {
   /** Counters holding what a rule of `policy` can still see before the window. */
   async function seededCounters(
     accountId: string,
@@ -139,7 +151,7 @@ export function createBacktestRun({ repo, policy: policies, now, digestKeyOf }: 
       allowList: allowListTimeline(await repo.allowEntries(accountId)),
     });
     const tally = createTally(BACKTEST_ITEM_CAP);
-    const labels = await repo.labels(accountId);
+    const labels = await truths(accountId);
     const totals = await repo.totals(accountId, window);
     tally.notJudged(totals.notJudged);
     const total = totals.screenings + totals.charges;
@@ -168,18 +180,12 @@ export function createBacktestRun({ repo, policy: policies, now, digestKeyOf }: 
     for await (const batch of readAhead(repo.charges(accountId, window))) {
       signal?.throwIfAborted();
       for (const row of batch) {
-        tally.record(
-          "charge",
-          replay.charge(row),
-          row.created * 1000,
-          () => ({
-            id: row.chargeId,
-            label: `${row.email ?? "no email"} · ${(row.amount / 100).toFixed(2)} ${row.currency.toUpperCase()}`,
-            refunded: row.refunded || row.amountRefunded > 0,
-            disputed: row.disputed,
-          }),
-          labels.get(`charge:${row.chargeId}`),
-        );
+        tally.record("charge", replay.charge(row), row.created * 1000, () => ({
+          id: row.chargeId,
+          label: `${row.email ?? "no email"} · ${(row.amount / 100).toFixed(2)} ${row.currency.toUpperCase()}`,
+          refunded: row.refunded || row.amountRefunded > 0,
+          disputed: row.disputed,
+        }));
       }
       processed += batch.length;
       onProgress(processed, Math.max(total, processed));

@@ -10,7 +10,6 @@ import type { SqlRunner } from "../../db/sql-runner.ts";
 import type { AllowListEntry } from "../../engine/types.ts";
 import type { IdentityKind } from "../screening/screening.entry.ts";
 import type { StoredChargeRow, StoredScreeningRow } from "./backtest-replay.ts";
-import type { TruthLabel } from "./backtest-tally.ts";
 import type { CounterRow } from "./replay-counters.ts";
 import type { HistoryCharge } from "./stripe-history.ts";
 
@@ -69,21 +68,6 @@ export function createBacktestRepository(sql: SqlRunner, batchSize = 2_000) {
         [accountId],
       );
       return row?.at == null ? null : new Date(Number(row.at));
-    },
-
-    /**
-     * The newest label of each of the account's labelled screenings and charges, keyed
-     * "screening:<id>" or "charge:<charge id>" (labels are history; the newest one stands).
-     */
-    async labels(accountId: string): Promise<Map<string, TruthLabel>> {
-      const rows = await sql.query<{ subject: string; label: TruthLabel }>(
-        `SELECT DISTINCT ON ("subjectKind", "subjectId")
-                "subjectKind"::text || ':' || "subjectId" AS subject, "label"::text AS label
-           FROM "Label" WHERE "accountId" = $1
-          ORDER BY "subjectKind", "subjectId", "createdAt" DESC, "id" DESC`,
-        [accountId],
-      );
-      return new Map(rows.map((row) => [row.subject, row.label]));
     },
 
     /** Counting rows before the window that a probe can still reach: kind → look-back (ms). */

@@ -13,6 +13,7 @@ import type {
 } from "../../../shared/schemas/backtest.ts";
 import { createBacktestRun, type Progress, type RunDeps } from "./backtest-run.ts";
 import { createJobSlots } from "./backtest-slots.ts";
+import type { TruthLabel } from "./backtest-tally.ts";
 
 export { type Progress, policyOf } from "./backtest-run.ts";
 export { readAhead } from "./read-ahead.ts";
@@ -27,6 +28,8 @@ export type JobRunner = (job: {
   digestKey: string;
   settings: BacktestSettings;
   now: Date;
+  /** The labelled screenings' verdicts (RunDeps.truths), read here: the child has no Prisma. */
+  truths: [string, TruthLabel][];
   onProgress: Progress;
   signal: AbortSignal;
 }) => Promise<BacktestResult>;
@@ -56,13 +59,14 @@ export function createBacktestService({
   now,
   log,
   digestKeyOf,
+  truths,
   runJob,
   maxMs = BACKTEST_MAX_MS,
   maxRunning = 2,
 }: Deps) {
   const jobs = new Map<string, Job>();
   const slots = createJobSlots(maxRunning);
-  const run = createBacktestRun({ repo, policy, now, digestKeyOf });
+  const run = createBacktestRun({ repo, policy, now, digestKeyOf, truths });
 
   const view = (job: Job | undefined): BacktestJob => {
     if (!job) return null;
@@ -117,6 +121,7 @@ export function createBacktestService({
                 digestKey: digestKeyOf(accountId),
                 settings,
                 now: now(),
+                truths: [...((await truths?.(accountId)) ?? [])],
                 onProgress: progress,
                 signal,
               })

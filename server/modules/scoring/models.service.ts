@@ -22,6 +22,7 @@ import type { Thresholds, Weights } from "../../../shared/score/weights.ts";
 import { DEFAULT_WEIGHTS } from "../../engine/default-weights.ts";
 import type { Policy } from "../../engine/types.ts";
 import { AppError } from "../../lib/app-error.ts";
+import { createLabelVerdicts } from "./label-verdicts.ts";
 import {
   actionOf,
   count,
@@ -34,23 +35,13 @@ import type { FitJob } from "./model-fit.worker.ts";
 import { viewOf } from "./model-view.ts";
 import type { ModelsRepository } from "./models.repository.ts";
 import type { ScreeningKeyset, TrainingRepository } from "./training.repository.ts";
-import {
-  createRowSet,
-  FOLDS,
-  labelledSet,
-  STRIPE_WINDOW_DAYS,
-  stripeVerdicts,
-  topSource,
-  type VerdictSource,
-} from "./training-set.ts";
+import { createRowSet, FOLDS, topSource, type VerdictSource } from "./training-set.ts";
 
 /** Versions a list shows. */
 const LISTED = 50;
 /** Fits running at once in this process (each one thread). */
 const MAX_FITS = 2;
 const PAGE = 5_000;
-/** Checkout screenings read to match Stripe's charges with, newest first. */
-const MAX_CHECKOUTS = 500_000;
 /** Screenings of the last RECENT_DAYS days a backtest counts, newest first. */
 const MAX_RECENT = 1_000_000;
 const DAY_MS = 86_400_000;
@@ -66,6 +57,7 @@ type Deps = {
 };
 
 export function createModelsService({ models, training, policy, onChange, now, runFit }: Deps) {
+  const verdicts = createLabelVerdicts({ training, now });
   const fitting = new Set<string>();
 
   async function list(accountId: string): Promise<ScoreModels> {
@@ -90,22 +82,15 @@ export function createModelsService({ models, training, policy, onChange, now, r
    * from each kind of verdict, and the member or API key that gave the most.
    */
   async function labelled(accountId: string) {
-    const at = now();
-    const [labels, reviews, charges] = await Promise.all([
-      training.labels(accountId),
-      training.reviews(accountId),
-      training.charges(accountId, Math.floor(at.getTime() / 1000) - STRIPE_WINDOW_DAYS * 86_400),
-    ]);
-    const stripe = stripeVerdicts(charges, await checkoutsFor(accountId, charges));
-    const { rows, capped } = labelledSet([...labels, ...reviews], stripe);
+    const { rows, capped } = await verdicts.all(accountId);
     const set = createRowSet();
     const from: Record<VerdictSource, number> = { labels: 0, reviews: 0, stripe: 0 };
     const sources = new Map<string, number>();
     for (let i = 0; i < rows.length; i += PAGE) {
       const page = rows.slice(i, i + PAGE);
-      const verdicts = new Map(page.map((r) => [r.id, r]));
-      for (const row of await training.features(accountId, [...verdicts.keys()])) {
-        const verdict = verdicts.get(row.id);
+      const byId = new Map(page.map((r) => [r.id, r]));
+      for (const row of await training.features(accountId, [...byId.keys()])) {
+        const verdict = byId.get(row.id);
         if (!verdict) continue;
         set.add(row, verdict.y);
         from[verdict.source] += 1;
@@ -115,30 +100,6 @@ export function createModelsService({ models, training, policy, onChange, now, r
     const top = topSource(sources);
     const name = top ? await training.sourceName(accountId, top.kind, top.id) : null;
     return { set, from, capped, top: top && name !== null ? { ...top, name } : null };
-  }
-
-  /** The checkout screenings Stripe's charges could speak for (none without such charges). */
-  async function checkoutsFor(accountId: string, charges: readonly { created: number }[]) {
-    if (charges.length === 0) return [];
-    // A loop, not Math.min(...): up to 200,000 charges would overflow the call's arguments.
-    let first = Number.POSITIVE_INFINITY;
-    let last = 0;
-    for (const { created } of charges) {
-      first = Math.min(first, created);
-      last = Math.max(last, created);
-    }
-    const from = new Date(first * 1000 - STRIPE_WINDOW_DAYS * DAY_MS);
-    const to = new Date(last * 1000);
-    const out: Awaited<ReturnType<TrainingRepository["checkouts"]>> = [];
-    let keyset: ScreeningKeyset = null;
-    while (out.length < MAX_CHECKOUTS) {
-      const page = await training.checkouts(accountId, from, to, keyset, PAGE);
-      out.push(...page);
-      const end = page.at(-1);
-      if (!end || page.length < PAGE) break;
-      keyset = { createdAt: end.createdAt, id: end.id };
-    }
-    return out;
   }
 
   /**
@@ -228,6 +189,8 @@ export function createModelsService({ models, training, policy, onChange, now, r
 
   return {
     list,
+    /** The labelled screenings a fit learns from, as both pages count them (label-verdicts.ts). */
+    labelCounts: verdicts.counts,
 
     /** Fits and stores a proposal; nothing is adopted. One at a time per account. */
     async propose(accountId: string, by: string): Promise<ScoreModelView> {

@@ -9,6 +9,7 @@ import {
   ZBulkLabelInput,
   ZBulkLabelResult,
   ZLabelBatchRef,
+  ZLabelCounts,
   ZLabelUndoResult,
 } from "../../../shared/schemas/bulk-labels.ts";
 import {
@@ -134,6 +135,13 @@ export const labels = {
     output: ZLabelUndoResult,
     handler: ({ services, caller }, input) =>
       services.labels.undo(caller.accountId, input.batch_id),
+  }),
+  /** The labelled screenings, as Risk score and Test on history both count them. */
+  counts: op({
+    need: "read",
+    kind: "query",
+    output: ZLabelCounts,
+    handler: ({ services, caller }) => services.scoreModels.labelCounts(caller.accountId),
   }),
 };
 

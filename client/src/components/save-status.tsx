@@ -18,9 +18,10 @@ export function SaveStatus({
       </p>
     );
   }
+  const text = saving ? "Saving…" : saved ? "Saved" : "";
   return (
-    <p className="save-status" role="status">
-      {saving ? "Saving…" : saved ? "Saved" : ""}
+    <p className={text ? "save-status shown" : "save-status"} role="status">
+      {text}
     </p>
   );
 }

@@ -75,7 +75,7 @@ describe.each(DB_KINDS)("teammates (%s)", (kind) => {
     }
   }
   /** The status of a REST login (a script's). */
-  const login = async (email: string, password: string) =>
+  const loginStatus = async (email: string, password: string) =>
     (await new TestClient(t.baseUrl, {}).json("/api/auth/login", { body: { email, password } }))
       .status;
   const invitationsTo = (email: string) =>
@@ -724,6 +724,23 @@ describe.each(DB_KINDS)("teammates (%s)", (kind) => {
     );
     expect(login).toMatchObject({ status: 200, body: { user: { accountId: owner.accountId } } });
 
+    // Removed from their only account they cannot log in; a new invitation lets them back in
+    // with a new password (the invitation proves the email, as a reset link would).
+    ok(await owner.browser.mutate("team.remove", { user_id: user.id }), "remove");
+    expect(await loginStatus(email, "newcomer password")).toBe(403);
+    const again = await invite(owner, email, "viewer");
+    ok(
+      await new TestClient(t.baseUrl).mutate("team.joinInvite", {
+        token: again.token,
+        password: "second password",
+      }),
+      "rejoin",
+    );
+    // Sessions from before the new password ended: the one the join started is left.
+    expect(await t.prisma.session.count({ where: { userId: user.id } })).toBe(1);
+    expect(await loginStatus(email, "newcomer password")).toBe(401);
+    expect(await loginStatus(email, "second password")).toBe(200);
+
     // Sign-up asks the account's name too (optional; trimmed; bounded).
     clock.advance(61 * MINUTE); // past the hourly sign-up limit the merchants above used
     const signup = new TestClient(t.baseUrl);
@@ -761,7 +778,7 @@ describe.each(DB_KINDS)("teammates (%s)", (kind) => {
     const forExisting = await invite(owner, existing.email, "viewer");
     expect(await join(forExisting.token)).toMatchObject(refused(MESSAGES.inviteHasLogin));
     ok(await existing.browser.mutate("team.acceptInvite", { token: forExisting.token }), "accept");
-    expect(await login(existing.email, existing.password)).toBe(200);
+    expect(await loginStatus(existing.email, existing.password)).toBe(200);
 
     // Withdrawn, unknown, expired.
     const withdrawn = await invite(owner, `withdrawn-${kind}@example.com`, "viewer");
@@ -802,8 +819,8 @@ describe.each(DB_KINDS)("teammates (%s)", (kind) => {
     const confirmLink = linkIn(await t.smtp.waitFor(pending, "Confirm"), "/confirm-email");
     const forPending = await invite(owner, pending, "viewer");
     ok(await join(forPending.token, "chosen password"), "join unconfirmed");
-    expect(await login(pending, "first password")).toBe(401);
-    expect(await login(pending, "chosen password")).toBe(200);
+    expect(await loginStatus(pending, "first password")).toBe(401);
+    expect(await loginStatus(pending, "chosen password")).toBe(200);
     expect(
       await new TestClient(t.baseUrl).mutate("auth.confirmEmail", {
         tokenHash: confirmLink.searchParams.get("tokenHash"),

@@ -263,7 +263,7 @@ export function createInvitations({
         target: invite.id,
         after: { email: invite.email, role: invite.role, new_login: true },
       });
-      const session = await sessions.create(result.userId, invite.accountId);
+      const session = await sessions.create(result.userId, invite.accountId, result.twoFactor);
       return {
         ...session,
         userId: result.userId,

@@ -220,7 +220,9 @@ export function createTeamRepository(prisma: PrismaClient) {
      * A person new to Warden joins through the invitation, in one transaction: the invitation
      * proves the email, so the user is made confirmed, at home in the inviting account (no
      * account of their own), with the password they chose. A signup never confirmed with that
-     * email gets the password and the confirmation instead (its earlier links die).
+     * email, or a login left in no account (removed from its last one, it cannot log in to
+     * accept), gets the password and the membership instead (its emailed links and sessions
+     * end), as a password reset would give it.
      * "hasLogin" when the email has a confirmed login (they log in and accept), "gone"
      * (nothing changed) unless this call took the still-open invitation, so of two joins at
      * once exactly one makes the user.
@@ -235,16 +237,26 @@ export function createTeamRepository(prisma: PrismaClient) {
       invitedBy: string;
       inviterMay: (inviterRole: Role | null) => boolean;
     }): Promise<
-      { outcome: "joined"; userId: string } | { outcome: "gone" } | { outcome: "hasLogin" }
+      | { outcome: "joined"; userId: string; twoFactor: boolean }
+      | { outcome: "gone" }
+      | { outcome: "hasLogin" }
     > {
       const { inviteId, accountId, email, role, passwordHash, now } = input;
       try {
         return await prisma.$transaction(async (tx) => {
           const existing = await tx.user.findUnique({
             where: { email },
-            select: { id: true, emailConfirmedAt: true },
+            select: {
+              id: true,
+              emailConfirmedAt: true,
+              totpEnabledAt: true,
+              _count: { select: { memberships: true } },
+            },
           });
-          if (existing?.emailConfirmedAt) return { outcome: "hasLogin" as const };
+          // A login in no account any more cannot log in to accept: it joins like a new one.
+          if (existing?.emailConfirmedAt && existing._count.memberships > 0) {
+            return { outcome: "hasLogin" as const };
+          }
           const inviter = await tx.membership.findUnique({
             where: { accountId_userId: { accountId, userId: input.invitedBy } },
             select: { role: true },
@@ -264,14 +276,22 @@ export function createTeamRepository(prisma: PrismaClient) {
           let userId: string;
           if (existing) {
             userId = existing.id;
+            // In no account, their home moves here; a never-confirmed sign-up keeps its own.
             await tx.user.update({
               where: { id: userId },
-              data: { passwordHash, emailConfirmedAt: now, lastAccountId: accountId },
+              data: {
+                passwordHash,
+                emailConfirmedAt: existing.emailConfirmedAt ?? now,
+                lastAccountId: accountId,
+                ...(existing.emailConfirmedAt ? { accountId } : {}),
+              },
             });
             await tx.emailToken.updateMany({
-              where: { userId, purpose: "confirm", usedAt: null },
+              where: { userId, usedAt: null },
               data: { usedAt: now },
             });
+            // The password changed: sessions from before it end.
+            await tx.session.deleteMany({ where: { userId } });
           } else {
             const user = await tx.user.create({
               data: {
@@ -286,7 +306,9 @@ export function createTeamRepository(prisma: PrismaClient) {
           }
           const member = await tx.membership.count({ where: { accountId, userId } });
           if (member === 0) await tx.membership.create({ data: { accountId, userId, role } });
-          return { outcome: "joined" as const, userId };
+          // A login that had a second factor still gives it before the session may act.
+          const twoFactor = Boolean(existing?.totpEnabledAt);
+          return { outcome: "joined" as const, userId, twoFactor };
         });
       } catch (error) {
         // A signup of the same email got in between: that person logs in and accepts.

@@ -65,6 +65,11 @@ const INPUTS: Record<string, unknown> = {
   "retention.get": undefined,
   "retention.put": { screenings: 7, identities: null },
   "account.exportConfig": undefined,
+  "account.previewImport": {
+    warden_config: 1,
+    blocklist: { countries: ["FR"], email_providers: [] },
+    security: { require_two_factor: false, audit_retention_days: 400 },
+  },
   "account.importConfig": {
     warden_config: 1,
     blocklist: { countries: ["FR"], email_providers: [] },

@@ -58,7 +58,7 @@ describe("the console as each role, in Chromium", () => {
   it("shows a viewer the rules and the review queue, with nothing they could change", async () => {
     const page = await pageAs("viewer");
     await page.goto(`${t.baseUrl}/homepage/rules`);
-    await page.getByText("You are a viewer in this account").waitFor();
+    await page.getByText("You are a viewer in this account").first().waitFor();
     const switches = page.getByRole("switch");
     await switches.first().waitFor();
     expect(await switches.count()).toBeGreaterThan(0);
@@ -98,6 +98,7 @@ describe("the console as each role, in Chromium", () => {
   }[] = [
     { page: "dashboard", need: "configure", find: (p) => button(p, "Remove demo data…") },
     { page: "rules", need: "configure", find: (p) => p.locator("main").getByRole("switch") },
+    { page: "rules", need: "review", find: (p) => button(p, "Test on history") },
     {
       page: "block-lists",
       need: "configure",

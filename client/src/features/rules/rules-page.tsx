@@ -22,9 +22,7 @@ export default function RulesPage() {
   return (
     <SignedIn>
       <h1>Detection Rules (Standard + Advanced)</h1>
-      <Editable need="configure">
-        <RulesEditor />
-      </Editable>
+      <RulesEditor />
     </SignedIn>
   );
 }
@@ -157,44 +155,50 @@ function RulesEditor() {
       {templatesQuery.isError && (
         <LoadError what="your templates" error={errorMessage(templatesQuery.error)} />
       )}
-      {RULE_GROUPS.map((group) => (
-        <section key={group.id} className="config-section" aria-labelledby={`group-${group.id}`}>
-          <h2 id={`group-${group.id}`}>{group.title}</h2>
-          <ToggleList
-            label={group.title}
-            items={RULE_CATALOG.filter((rule) => rule.group === group.id)}
-            values={switches}
-            onToggle={toggle}
-            extra={extra}
-          />
-        </section>
-      ))}
-      <SaveStatus
-        saving={rules.saving || templates.saving}
-        saved={rules.saved || templates.saved}
-        error={rules.error}
-      />
-      {templates.error && <SaveStatus saving={false} error={templates.error} />}
-      <BacktestPanel
-        settings={(): BacktestRun | null => {
-          // The page's rules as shown (saved or not) and the settings that run for each rule,
-          // with the Settings forms' unsaved edits over them.
-          if (!templates.value || !blocklist.data || !effective.data) return null;
-          const drafted = withDrafts(effective.data.settings, drafts);
-          setDraftErrors(drafted.ok ? {} : drafted.errors);
-          if (!drafted.ok) return { errors: drafted.errors };
-          return {
-            input: {
-              rules: value,
-              templates: templates.value,
-              rule_settings: drafted.settings,
-              blocklist: blocklist.data,
-            },
-            unsaved: [...unsavedRules(value, query.data), ...describeChanges(drafted.changed)],
-          };
-        }}
-        onFieldErrors={(errors) => setDraftErrors(errors)}
-      />
+      {/* The rules need the configure permission; testing them on history, review (an
+          analyst runs the saved rules), as the server's table says (shared/team/roles.ts). */}
+      <Editable need="configure">
+        {RULE_GROUPS.map((group) => (
+          <section key={group.id} className="config-section" aria-labelledby={`group-${group.id}`}>
+            <h2 id={`group-${group.id}`}>{group.title}</h2>
+            <ToggleList
+              label={group.title}
+              items={RULE_CATALOG.filter((rule) => rule.group === group.id)}
+              values={switches}
+              onToggle={toggle}
+              extra={extra}
+            />
+          </section>
+        ))}
+        <SaveStatus
+          saving={rules.saving || templates.saving}
+          saved={rules.saved || templates.saved}
+          error={rules.error}
+        />
+        {templates.error && <SaveStatus saving={false} error={templates.error} />}
+      </Editable>
+      <Editable need="review">
+        <BacktestPanel
+          settings={(): BacktestRun | null => {
+            // The page's rules as shown (saved or not) and the settings that run for each rule,
+            // with the Settings forms' unsaved edits over them.
+            if (!templates.value || !blocklist.data || !effective.data) return null;
+            const drafted = withDrafts(effective.data.settings, drafts);
+            setDraftErrors(drafted.ok ? {} : drafted.errors);
+            if (!drafted.ok) return { errors: drafted.errors };
+            return {
+              input: {
+                rules: value,
+                templates: templates.value,
+                rule_settings: drafted.settings,
+                blocklist: blocklist.data,
+              },
+              unsaved: [...unsavedRules(value, query.data), ...describeChanges(drafted.changed)],
+            };
+          }}
+          onFieldErrors={(errors) => setDraftErrors(errors)}
+        />
+      </Editable>
     </>
   );
 }

@@ -99,9 +99,13 @@ function JoinForm({ invite, token }: { invite: InvitePreview; token: string }) {
   const [password, setPassword] = useState("");
   const join = useMutation(
     trpc.team.joinInvite.mutationOptions({
-      onSuccess: async () => {
-        await refreshSession();
+      onSuccess: () => {
+        // Reset first, so the console waits for the new session ("Loading...") instead of
+        // sending a signed-out visitor to /login; leave now, so this page does not show its
+        // link as used.
+        const refreshed = refreshSession();
         navigate("/homepage/dashboard");
+        return refreshed;
       },
     }),
   );

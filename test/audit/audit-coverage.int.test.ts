@@ -286,7 +286,8 @@ describe.each(DB_KINDS)("audit coverage on %s", (kind) => {
     const byKey = await newest({
       action: "labelsApi.create",
       actor_kind: "api_key",
-      actor: `API key ${backend.keyId.slice(0, 8)}`,
+      // By the name the API keys page shows, beside the start of its id.
+      actor: `API key backend (${backend.keyId.slice(0, 8)})`,
       target: bulk[0],
     });
     expectNoSecret(await storedText(byKey.id), backend.key);

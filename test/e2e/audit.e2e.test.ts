@@ -108,7 +108,7 @@ describe("audit log in Chromium", () => {
       `${merchant.email} failed to sign in`,
     );
     expect(await label?.locator(".au-what").innerText()).toBe(
-      `API key ${keyPrefix} labelled an event through the API`,
+      `API key backend (${keyPrefix}) labelled an event through the API`,
     );
     expect(await label?.locator(".au-badge").innerText()).toBe("API key");
     // What was labelled, by its kind, decision and score; its id one click away.

@@ -116,11 +116,27 @@ export function createAuditService({ repo, now }: { repo: AuditRepository; now: 
     };
   }
 
+  /**
+   * The actor as a person reads them: a key by its name beside the start of its id (the id
+   * alone matches nothing on the API keys page); "API key" leads, so the filter still finds it.
+   */
+  async function named(accountId: string, actor: Actor): Promise<Actor> {
+    if (actor.kind !== "api_key" || !actor.id) return actor;
+    const key = await repo.facts(accountId, "apiKey", actor.id);
+    return key?.kind === "apiKey"
+      ? { ...actor, name: `API key ${key.name} (${actor.id.slice(0, 8)})` }
+      : actor;
+  }
+
   return {
     targetLabel,
 
-    /** Appends one event, secrets masked, its target's label looked up when not given. */
+    /**
+     * Appends one event, secrets masked, its target's label looked up when not given, and an
+     * API key named as the Settings page shows it ("API key checkout (1a2b3c4d)").
+     */
     async record(entry: AuditEntry): Promise<void> {
+      const actor = await named(entry.accountId, entry.actor);
       const label =
         entry.targetLabel !== undefined
           ? entry.targetLabel
@@ -128,9 +144,9 @@ export function createAuditService({ repo, now }: { repo: AuditRepository; now: 
       await repo.append({
         accountId: entry.accountId,
         at: now(),
-        actorKind: entry.actor.kind,
-        actorId: entry.actor.id,
-        actor: entry.actor.name,
+        actorKind: actor.kind,
+        actorId: actor.id,
+        actor: actor.name,
         ip: entry.ip,
         action: entry.action,
         target: entry.target ?? null,

@@ -125,8 +125,14 @@ describe("teammates in Chromium", () => {
     expect(await security.getByLabel("Keep audit log events for (days)").isDisabled()).toBe(true);
 
     // Switching to their own account: the dashboard of that account, as its owner.
-    await switcher.click();
-    await other.getByRole("option", { name: invitee.email }).click();
+    // By keyboard: the list opens on the current account; up one, Enter.
+    await switcher.focus();
+    await other.keyboard.press("ArrowDown");
+    expect(await switcher.getAttribute("aria-expanded")).toBe("true");
+    await other.keyboard.press("ArrowUp");
+    const activeId = await switcher.getAttribute("aria-activedescendant");
+    expect(await other.locator(`[id="${activeId}"]`).innerText()).toContain(invitee.email);
+    await other.keyboard.press("Enter");
     await other.waitForURL(`${t.baseUrl}/homepage/dashboard`);
     await other.waitForFunction(
       (id) => document.querySelector(".account-switch-button")?.getAttribute("data-account") === id,

@@ -512,5 +512,25 @@ describe("review queue in Chromium", () => {
       expect(await page.locator("[data-bulk-done]").innerText()).toBe(`Denied ${total} items.`);
       for (const id of bulkIds) expect(await status(id)).toBe("denied");
     });
+
+    it("shows one count of labelled screenings on Test on history and on Risk score", async () => {
+      // Labels, review decisions (the denials above) and Stripe's word, the newest on each.
+      const counts = await merchant.browser.query<{ fraud: number; legitimate: number }>(
+        "labels.counts",
+      );
+      expect(counts.ok).toBe(true);
+      if (!counts.ok) return;
+      expect(counts.data.fraud).toBeGreaterThanOrEqual(bulkIds.length);
+      const expected = `Labelled screenings: ${counts.data.fraud} fraud and ${counts.data.legitimate} legitimate`;
+      const shown: string[] = [];
+      for (const path of ["rules", "risk-score"]) {
+        await page.goto(`${t.baseUrl}/homepage/${path}`);
+        const line = page.locator("[data-label-count]");
+        await line.waitFor();
+        shown.push(await line.innerText());
+      }
+      expect(shown[0]).toContain(expected);
+      expect(shown[1]).toBe(shown[0]);
+    });
   });
 });

@@ -13,6 +13,7 @@ import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import { testedText } from "./backtest-freshness.ts";
 import { dayAxis } from "./day-axis.ts";
 import "./backtest-panel.css";
+import { LabelCount } from "../scoring/label-count.tsx";
 
 /**
  * What to run and the unsaved changes in it, described; or the field errors ("rule.field")
@@ -84,6 +85,7 @@ export function BacktestPanel({ settings, onFieldErrors }: Props) {
         included), over the dashboard's 30 days (UTC days, today included) of screenings and
         charges, and shows what would change. Nothing is blocked or refunded.
       </p>
+      <LabelCount />
       <div className="backtest-actions">
         <button type="button" onClick={run} disabled={running || start.isPending}>
           Test on history
@@ -187,8 +189,8 @@ function LabelledLine({ figures }: { figures: NonNullable<BacktestResult["labell
       <strong>{figures.block.legitimate.toLocaleString()}</strong> labelled legitimate, and sent{" "}
       {figures.review.fraud.toLocaleString()} fraud and {figures.review.legitimate.toLocaleString()}{" "}
       legitimate to review (of {figures.total.fraud.toLocaleString()} fraud and{" "}
-      {figures.total.legitimate.toLocaleString()} legitimate labelled): precision{" "}
-      {percent(figures.precision)}, recall {percent(figures.recall)} (
+      {figures.total.legitimate.toLocaleString()} legitimate labelled screenings in these days):
+      precision {percent(figures.precision)}, recall {percent(figures.recall)} (
       {percent(figures.recallWithReview)} with reviews).
     </li>
   );

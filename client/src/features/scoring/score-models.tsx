@@ -29,6 +29,7 @@ import {
   warningsText,
 } from "./score-models-format.ts";
 import "./score-models.css";
+import { LabelCount } from "./label-count.tsx";
 
 /** Weight changes a proposal shows (the largest). */
 const CHANGES_SHOWN = 8;
@@ -71,6 +72,7 @@ export function ScoreModels() {
         labels are few. It needs at least {MIN_LABELS_PER_CLASS} of each. A proposal comes with a
         backtest on your own history and changes nothing until you adopt it.
       </p>
+      <LabelCount />
       <p data-in-force>
         Scoring with <strong>{inForce.version}</strong>
         {adopted

@@ -115,7 +115,7 @@ export const ZAuditEvent = z.object({
   /** ISO 8601, UTC. */
   at: z.string(),
   actor_kind: z.enum(AUDIT_ACTOR_KINDS),
-  /** The member's email, or "API key 1a2b3c4d". */
+  /** The member's email, or the key by name and the start of its id: "API key ci (1a2b3c4d)". */
   actor: z.string(),
   ip: z.string().nullable(),
   action: z.string(),

@@ -26,7 +26,7 @@ export type AuditFilter = {
    * (a group: ["rules.", "ruleSettings."]) match an event matching any of them.
    */
   action?: string | readonly string[];
-  /** The member's email or the key, as shown ("API key 1a2b3c4d"). */
+  /** The member's email or the key, as shown ("API key ci (1a2b3c4d)"). */
   actor?: string;
   since?: Date;
   until?: Date;

@@ -115,6 +115,11 @@ describe("the account's own data in Chromium", () => {
     await preview.getByRole("button", { name: "Import these changes" }).click();
     await section().getByText("Configuration imported.").waitFor();
     expect(await section().locator(".account-secrets code").innerText()).toMatch(/^whsec_/);
+    // The pages re-read once the secret shown once has been read.
+    const endpoints = page.getByRole("list", { name: "Endpoints" });
+    await section().getByRole("button", { name: "I have copied them" }).click();
+    await endpoints.getByText("https://8.8.8.8/e2e-hook").waitFor();
+    expect(await section().locator(".account-secrets code").count()).toBe(1);
     expect(
       await t.prisma.blocklist.findUniqueOrThrow({ where: { accountId: other.accountId } }),
     ).toMatchObject({ countries: ["KP"], emailProviders: ["spam.example"] });
@@ -144,5 +149,37 @@ describe("the account's own data in Chromium", () => {
     expect(await t.prisma.user.count({ where: { id: other.id } })).toBe(0);
     // The first account is untouched.
     expect(await t.prisma.account.count({ where: { id: owner.accountId } })).toBe(1);
+  });
+
+  it("imports a file that requires two-factor sign-in, then sends the importer to set it up", async () => {
+    const other = await signedInMerchant(t, "account-import-strict@example.com");
+    await signInAs(browser.context, t.baseUrl, other.token);
+    await page.goto(`${t.baseUrl}/homepage/settings#account`);
+    await section().getByRole("heading", { name: "Import configuration" }).waitFor();
+    const strict = {
+      warden_config: 1,
+      security: { require_two_factor: true, audit_retention_days: 365 },
+    };
+    await section()
+      .getByLabel("Configuration file")
+      .setInputFiles({
+        name: "strict.json",
+        mimeType: "application/json",
+        buffer: Buffer.from(JSON.stringify(strict)),
+      });
+    const preview = section().getByRole("region", { name: "What the import changes" });
+    await preview
+      .getByRole("note", { name: "Before you import" })
+      .getByText(MUST_ENROL_WARNING)
+      .waitFor();
+    await preview.getByRole("button", { name: "Import these changes" }).click();
+    // What was imported stays on screen until the person goes on to set it up.
+    await section().getByText("Configuration imported.").waitFor();
+    expect(
+      await t.prisma.account.findUniqueOrThrow({ where: { id: other.accountId } }),
+    ).toMatchObject({ requireTwoFactor: true });
+    await section().getByRole("button", { name: "Set up two-factor sign-in" }).click();
+    await page.waitForURL(`${t.baseUrl}/login?step=enrol`);
+    await page.getByRole("heading", { name: "Set up two-factor sign-in" }).waitFor();
   });
 });

@@ -5,13 +5,16 @@
  * confirmation imports it. New webhook endpoints' signing secrets are shown once.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type ChangeEvent, useState } from "react";
+import { type ChangeEvent, useRef, useState } from "react";
 import {
   type ConfigChanges,
   type ConfigImported,
   ZAccountConfigInput,
 } from "../../../../shared/schemas/account-config.ts";
-import type { ImportPreview } from "../../../../shared/schemas/import-preview.ts";
+import {
+  type ImportPreview,
+  MUST_ENROL_WARNING,
+} from "../../../../shared/schemas/import-preview.ts";
 import { ErrorMessage } from "../../components/error-message.tsx";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 
@@ -57,13 +60,26 @@ export function ImportConfig() {
   const previewImport = useMutation(trpc.account.previewImport.mutationOptions());
   const [readError, setReadError] = useState<string | null>(null);
   const [done, setDone] = useState<ConfigImported | null>(null);
+  // Whether the file being imported turns on two-factor sign-in for this person (its preview
+  // said so).
+  const mustEnrol = useRef(false);
+  // Set while the import's answer waits to be read before the pages re-read (see below).
+  const [holding, setHolding] = useState<{ enrol: boolean } | null>(null);
+  // Every section may have changed: the pages re-read what they show.
+  const reread = () => {
+    setHolding(null);
+    void queryClient.invalidateQueries();
+  };
   const importConfig = useMutation(
     trpc.account.importConfig.mutationOptions({
-      onSuccess: async (answer) => {
+      onSuccess: (answer) => {
         setDone(answer);
         setFile(null);
-        // Every section may have changed: the pages re-read what they show.
-        await queryClient.invalidateQueries();
+        // Re-reading the session of a person who must now set up two-factor sign-in sends
+        // them to do it, and secrets shown once would go with the page: both wait for a click.
+        const enrol = mustEnrol.current;
+        if (enrol || answer.webhook_secrets.length > 0) setHolding({ enrol });
+        else reread();
       },
     }),
   );
@@ -71,6 +87,7 @@ export function ImportConfig() {
   async function pick(event: ChangeEvent<HTMLInputElement>) {
     const picked = event.target.files?.[0];
     event.target.value = "";
+    if (holding) reread();
     setFile(null);
     setDone(null);
     setReadError(null);
@@ -123,7 +140,10 @@ export function ImportConfig() {
             <button
               type="button"
               disabled={importConfig.isPending}
-              onClick={() => importConfig.mutate(file.doc as never)}
+              onClick={() => {
+                mustEnrol.current = file.preview.warnings.includes(MUST_ENROL_WARNING);
+                importConfig.mutate(file.doc as never);
+              }}
             >
               {importConfig.isPending ? "Importing…" : "Import these changes"}
             </button>
@@ -134,12 +154,21 @@ export function ImportConfig() {
         </section>
       )}
       <ErrorMessage error={importConfig.error} />
-      {done && <Imported answer={done} />}
+      {done && <Imported answer={done} holding={holding} onRead={reread} />}
     </div>
   );
 }
 
-function Imported({ answer }: { answer: ConfigImported }) {
+function Imported({
+  answer,
+  holding,
+  onRead,
+}: {
+  answer: ConfigImported;
+  /** Set while the pages wait for the person to read this (secrets, two-factor to set up). */
+  holding: { enrol: boolean } | null;
+  onRead: () => void;
+}) {
   return (
     <div className="stack" role="status">
       <p className="message success">Configuration imported.</p>
@@ -157,6 +186,17 @@ function Imported({ answer }: { answer: ConfigImported }) {
               </li>
             ))}
           </ul>
+        </div>
+      )}
+      {holding && (
+        <div>
+          <button type="button" onClick={onRead}>
+            {holding.enrol
+              ? answer.webhook_secrets.length > 0
+                ? "I have copied them: set up two-factor sign-in"
+                : "Set up two-factor sign-in"
+              : "I have copied them"}
+          </button>
         </div>
       )}
     </div>

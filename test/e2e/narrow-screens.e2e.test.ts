@@ -364,6 +364,35 @@ describe("console on a 375 px phone in Chromium", () => {
     await page.getByRole("heading", { name: "Transaction Dashboard" }).waitFor();
   });
 
+  it("keeps an outline button's label readable under the pointer", async () => {
+    await page.setViewportSize(LAPTOP);
+    await open("review");
+    // WCAG's contrast ratio; the page behind a transparent button is white.
+    const luminance = (css: string) => {
+      const [r = 0, g = 0, b = 0, a = 1] = (css.match(/[\d.]+/g) ?? []).map(Number);
+      const channels = a === 0 ? [255, 255, 255] : [r, g, b];
+      const [lr = 0, lg = 0, lb = 0] = channels.map((v) => {
+        const c = v / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * lr + 0.7152 * lg + 0.0722 * lb;
+    };
+    // A <button> and a link drawn as one: their hover rules differ.
+    for (const outline of [
+      page.locator("main button.secondary:enabled").first(),
+      page.locator("header a.button.secondary"),
+    ]) {
+      await outline.hover();
+      const { color, background } = await outline.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { color: style.color, background: style.backgroundColor };
+      });
+      const [light, dark] = [luminance(color), luminance(background)].sort((x, y) => y - x);
+      const ratio = ((light ?? 0) + 0.05) / ((dark ?? 0) + 0.05);
+      expect(ratio, `${outline}: ${color} on ${background}`).toBeGreaterThan(4.5);
+    }
+  });
+
   it('names the block lists "Block lists" in the navigation and on their page', async () => {
     await page.setViewportSize(LAPTOP);
     await open("block-lists");

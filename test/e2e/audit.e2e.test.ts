@@ -252,6 +252,8 @@ describe("audit log in Chromium", () => {
       .getByRole("status")
       .getByText(/^You are no longer a member of .+\.$/)
       .waitFor();
+    await mkdir(ARTIFACTS_DIR, { recursive: true });
+    await memberPage.screenshot({ path: join(ARTIFACTS_DIR, "47-membership-notice.png") });
     await theirs.close();
     t.clock.advance(1000);
     const revoked = await merchant.api.request(`/api/api-keys/${keyId}`, { method: "DELETE" });

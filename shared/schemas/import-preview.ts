@@ -8,8 +8,7 @@
  * computes it against the account's export and the caller's session.
  */
 import { z } from "zod";
-import { RULE_CATALOG, SETTING_LABELS } from "../catalog/rules.ts";
-import { TEMPLATE_CATALOG } from "../catalog/templates.ts";
+import { fieldName } from "../catalog/field-names.ts";
 import { RETENTION, type RetentionKind } from "../privacy/retention.ts";
 import {
   type AccountConfig,
@@ -38,35 +37,6 @@ export type ImportPreview = z.infer<typeof ZImportPreview>;
 export const MUST_ENROL_WARNING =
   "You will have to set up two-factor sign-in right after importing.";
 
-const RULE_NAMES = new Map<string, string>(RULE_CATALOG.map((r) => [r.key, r.label]));
-const TEMPLATE_NAMES = new Map<string, string>(TEMPLATE_CATALOG.map((t) => [t.key, t.label]));
-
-const NAMES: Record<string, string> = {
-  risk_level_threshold: "Risk level threshold",
-  app_name: "App name",
-  contact_email: "Contact email",
-  stripe_publishable: "Stripe publishable key",
-  require_two_factor: "Require two-factor sign-in",
-  audit_retention_days: "Keep audit log events (days)",
-  review: "Review at",
-  block: "Block at",
-};
-
-/** A key no table names ("trial_start", an event type) as words: "Trial start". */
-const words = (key: string) => {
-  const text = key.replaceAll("_", " ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
-};
-
-const nameOf = (key: string) =>
-  RULE_NAMES.get(key) ??
-  TEMPLATE_NAMES.get(key) ??
-  NAMES[key] ??
-  SETTING_LABELS[key] ??
-  (Object.hasOwn(RETENTION, key)
-    ? `Keep ${RETENTION[key as RetentionKind].label} (days)`
-    : words(key));
-
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** A value as a person reads it: on/off, lists joined, none; `unset` for an absent value. */
@@ -76,7 +46,7 @@ function shown(value: unknown, unset = "none"): string {
   if (Array.isArray(value)) return value.length === 0 ? "none" : value.join(", ");
   if (typeof value === "object") {
     const parts = Object.entries(value as Record<string, unknown>).map(
-      ([k, v]) => `${nameOf(k).toLowerCase()} ${shown(v)}`,
+      ([k, v]) => `${fieldName(k).toLowerCase()} ${shown(v)}`,
     );
     return parts.length === 0 ? "none" : parts.join(", ");
   }
@@ -91,7 +61,7 @@ function namedChanges(before: Flat, after: Flat, prefix = "", unset = "none"): s
   return keys.flatMap((key) => {
     const [a, b] = [before[key], after[key]];
     if (same(a, b)) return [];
-    const name = `${prefix}${nameOf(key)}`;
+    const name = `${prefix}${fieldName(key)}`;
     const nested = (v: unknown) => v === undefined || (typeof v === "object" && !Array.isArray(v));
     if (prefix === "" && nested(a) && nested(b) && (a || b)) {
       return namedChanges((a ?? {}) as Flat, (b ?? {}) as Flat, `${name} · `, unset);

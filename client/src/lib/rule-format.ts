@@ -1,4 +1,5 @@
 /** How rules, templates and rule settings read on the Rules, Templates and Screenings pages. */
+import { fieldName } from "../../../shared/catalog/field-names.ts";
 import { RULE_CATALOG, SETTING_CHOICES, SETTING_LABELS } from "../../../shared/catalog/rules.ts";
 import { TEMPLATE_CATALOG } from "../../../shared/catalog/templates.ts";
 import type { ReasonKey } from "../../../shared/schemas/rules.ts";
@@ -43,4 +44,9 @@ export function formatSettingValue(field: string, value: unknown): string {
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (Array.isArray(value)) return value.length === 0 ? "none" : value.join(", ");
   return String(value);
+}
+
+/** A changed key as a person reads it, nested keys joined: "rule_email.action" → "… · Action". */
+export function changeName(path: string): string {
+  return path.split(".").map(fieldName).join(" · ");
 }

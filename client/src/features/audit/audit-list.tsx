@@ -6,6 +6,7 @@
 import { useState } from "react";
 import type { AuditEvent } from "../../../../shared/schemas/audit.ts";
 import { Breakable } from "../../components/breakable.tsx";
+import { changeName } from "../../lib/rule-format.ts";
 import { actionSentence, changedKeys, formatValue, prettyJson } from "./audit-format.ts";
 
 /** An event as the list gets it over tRPC (before and after may be left out when empty). */
@@ -150,7 +151,10 @@ function Detail({ before, after }: { before: unknown; after: unknown }) {
       {changes.map((change) => (
         <div key={change.key} data-change={change.key}>
           <dt>
-            <Breakable value={change.key} />
+            {changeName(change.key)}{" "}
+            <small className="muted">
+              <Breakable value={change.key} />
+            </small>
           </dt>
           <dd>
             <span className="au-old">{formatValue(change.before)}</span>

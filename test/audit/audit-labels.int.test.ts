@@ -151,6 +151,18 @@ describe.each(DB_KINDS)("audit labels and team notices (%s)", (kind) => {
     ]);
   });
 
+  it("looks up no id it could not store: a NUL in one is the schema's 400, not a 500", async () => {
+    const m = await signedInMerchant(t, `nul-${kind}@example.com`);
+    for (const [path, input] of [
+      ["webhooks.removeEndpoint", { id: "a\u0000b" }],
+      ["labels.add", { subject_kind: "screening", subject_id: "a\u0000b", label: "fraud" }],
+      ["team.remove", { user_id: "a\u0000b" }],
+    ] as const) {
+      const result = await m.browser.mutate(path, input);
+      expect(result, path).toMatchObject({ ok: false, status: 400 });
+    }
+  });
+
   it("writes a switch in the account entered, naming it, and none in the account left", async () => {
     const owner = await signedInMerchant(t, `shop-${kind}@example.com`);
     const member = await signedInMerchant(t, `helper-${kind}@example.com`);

@@ -80,8 +80,11 @@ export function actorOf(caller: Caller): Actor {
 
 export type AuditPageView = { items: AuditEventView[]; next_cursor: string | null };
 
-/** The longest id a label is looked up for: anything longer names nothing we store. */
-const ID_MAX = 200;
+/**
+ * What a looked-up id may be: ours (UUIDs) and Stripe's (ch_…). The gate looks before the
+ * input is validated, so anything else (a NUL PostgreSQL refuses, 10 kB) is never sent.
+ */
+const LOOKABLE_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 
 export function createAuditService({ repo, now }: { repo: AuditRepository; now: () => Date }) {
   /**
@@ -98,9 +101,7 @@ export function createAuditService({ repo, now }: { repo: AuditRepository; now: 
     const fromInput = labelFromInput(action, input);
     if (fromInput) return fromInput;
     const kind = targetKindOf(action, input);
-    if (!kind || typeof target !== "string" || target === "" || target.length > ID_MAX) {
-      return null;
-    }
+    if (!kind || typeof target !== "string" || !LOOKABLE_ID.test(target)) return null;
     const facts = await repo.facts(accountId, kind, target);
     return facts ? labelOf(facts) : null;
   }
@@ -121,7 +122,7 @@ export function createAuditService({ repo, now }: { repo: AuditRepository; now: 
    * alone matches nothing on the API keys page); "API key" leads, so the filter still finds it.
    */
   async function named(accountId: string, actor: Actor): Promise<Actor> {
-    if (actor.kind !== "api_key" || !actor.id) return actor;
+    if (actor.kind !== "api_key" || !actor.id || !LOOKABLE_ID.test(actor.id)) return actor;
     const key = await repo.facts(accountId, "apiKey", actor.id);
     return key?.kind === "apiKey"
       ? { ...actor, name: `API key ${key.name} (${actor.id.slice(0, 8)})` }

@@ -50,3 +50,16 @@ export function formatSettingValue(field: string, value: unknown): string {
 export function changeName(path: string): string {
   return path.split(".").map(fieldName).join(" · ");
 }
+
+/**
+ * A score model's version as a person reads it: "default-5" (the shipped weights' fifth
+ * version) is "Warden's default weights, version 5"; "acct-3" (a fit on the account's labels)
+ * is "your weights, version 3"; anything else reads as itself.
+ */
+export function weightsName(version: string): string {
+  const shipped = /^default-(\d+)$/.exec(version);
+  if (shipped) return `Warden's default weights, version ${shipped[1]}`;
+  const fitted = /^acct-(\d+)$/.exec(version);
+  if (fitted) return `your weights, version ${fitted[1]}`;
+  return version;
+}

@@ -12,6 +12,7 @@ import {
 } from "../../../../shared/schemas/score-thresholds.ts";
 import { ErrorMessage } from "../../components/error-message.tsx";
 import { LoadError } from "../../components/save-status.tsx";
+import { weightsName } from "../../lib/rule-format.ts";
 import { errorMessage, fieldErrors, useTRPC } from "../../lib/trpc.ts";
 import { typeName } from "./preview-format.ts";
 import {
@@ -109,8 +110,8 @@ function ThresholdsForm({ view }: { view: ThresholdsView }) {
       <p className="config-note">
         A screening whose score is at or above a type's block threshold is blocked, at or above its
         review threshold reviewed, whatever the rules say. A template that is on applies the shipped
-        thresholds ({view.weights.version}) to the types it judges; yours win. Leave a box empty for
-        none.
+        thresholds ({weightsName(view.weights.version)}) to the types it judges; yours win. Leave a
+        box empty for none.
       </p>
       <div className="score-threshold-rows">
         {view.types.map((row) => {

@@ -224,10 +224,12 @@ describe.each(DB_KINDS)("bulk labels and the screenings API (%s)", (kind) => {
     ]);
     const decision = all.items[0]?.decision ?? "allow";
     expect((await page(backend, `?decision=${decision}`)).items.length).toBeGreaterThan(0);
-    // Screened a second apart from 10:00:00: from is inclusive, to exclusive.
-    const times = (await page(backend, "?from=2026-11-20T10:00:01Z&to=2026-11-20T10:00:03Z")).items;
+    // Screened a second apart: from is inclusive, to exclusive.
+    const at = (id: string | undefined) => all.items.find((s) => s.id === id)?.created_at ?? "";
+    const times = (await page(backend, `?from=${at(ids[1])}&to=${at(ids[3])}`)).items;
     expect(times.map((s) => s.id)).toEqual([ids[2], ids[1]]);
-    expect((await page(backend, "?from=2026-11-21")).items).toHaveLength(0);
+    expect((await page(backend, "?from=2099-01-01")).items).toHaveLength(0);
+    expect((await page(backend, `?to=${at(ids[0]).slice(0, 10)}`)).items).toHaveLength(5);
 
     // Another account's screenings never show, whatever the filter.
     const theirs = await page(other.backend, "");

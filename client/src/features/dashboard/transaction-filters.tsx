@@ -9,7 +9,8 @@ import { SearchField } from "../../components/search-field.tsx";
 
 const BLOCKED_BY_NAMES: Record<(typeof BLOCKED_BY_FILTERS)[number], string> = {
   stripe: "Stripe",
-  custom_rule: "Custom Rule",
+  // Every rule is one of Warden's own: none is "custom" to the person reading.
+  custom_rule: "Warden's rules",
   none: "Not blocked",
 };
 

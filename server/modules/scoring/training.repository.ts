@@ -47,6 +47,12 @@ const FEATURES = Prisma.sql`
                  WHERE r->>'action' = 'review' AND r->>'rule' <> 'risk_score') THEN 'review'
   END AS "rule"`;
 
+/**
+ * A screening stored with its score's contributions: the only ones a fit can learn from, so the
+ * only ones the one count of labels counts (label-verdicts.ts).
+ */
+const SCORED = Prisma.sql`jsonb_typeof(s."contributions") = 'array'`;
+
 type FeatureRecord = {
   id: string;
   type: string;
@@ -72,7 +78,8 @@ export function createTrainingRepository(prisma: PrismaClient) {
               FROM "Label"
               WHERE "accountId" = ${accountId} AND "subjectKind" = 'screening'
               ORDER BY "subjectId", "createdAt" DESC, "id" DESC) l
-        JOIN "Screening" s ON s."accountId" = ${accountId} AND s."id" = l."subjectId"`;
+        JOIN "Screening" s ON s."accountId" = ${accountId} AND s."id" = l."subjectId"
+          AND ${SCORED}`;
       return rows.map((r) => ({ ...r, y: r.label === "fraud" ? 1 : 0, source: "labels" }));
     },
 
@@ -98,7 +105,7 @@ export function createTrainingRepository(prisma: PrismaClient) {
           LIMIT 1) k ON s."reviewedBy" LIKE 'API key %'
         LEFT JOIN "User" u ON u."email" = s."reviewedBy"
         WHERE s."accountId" = ${accountId} AND s."decision" = 'review'
-          AND s."reviewStatus" IS NOT NULL AND s."reviewedAt" IS NOT NULL`;
+          AND s."reviewStatus" IS NOT NULL AND s."reviewedAt" IS NOT NULL AND ${SCORED}`;
       return rows.map((r) => ({ ...r, y: r.status === "denied" ? 1 : 0, source: "reviews" }));
     },
 
@@ -150,7 +157,7 @@ export function createTrainingRepository(prisma: PrismaClient) {
       return prisma.$queryRaw<CheckoutRow[]>`
         SELECT s."id", s."createdAt", s."email", s."input"->>'card_fingerprint' AS "card"
         FROM "Screening" s
-        WHERE s."accountId" = ${accountId} AND s."type" = 'checkout'
+        WHERE s."accountId" = ${accountId} AND s."type" = 'checkout' AND ${SCORED}
           AND s."createdAt" >= ${from} AND s."createdAt" <= ${to} ${after(keyset)}
         ORDER BY s."createdAt" DESC, s."id" DESC
         LIMIT ${limit}`;

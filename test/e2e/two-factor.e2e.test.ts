@@ -157,6 +157,7 @@ describe("two-factor sign-in in Chromium", () => {
     await page.waitForURL(`${opened.t.baseUrl}/homepage/dashboard`);
     await page.goto(`${opened.t.baseUrl}/homepage/settings`);
     await section().getByText("8 of 10 recovery codes left.").waitFor();
+    expect(await section().getByText(/^Only \d+ recovery/).count()).toBe(0);
 
     // With few left (codes spent elsewhere, here straight in the table), the person is urged
     // to make new ones, with the way there.
@@ -180,6 +181,9 @@ describe("two-factor sign-in in Chromium", () => {
     await settings.click();
     await page.waitForURL(`${opened.t.baseUrl}/homepage/settings#two-factor`);
     await section().getByText("2 of 10 recovery codes left.").waitFor();
+    await section()
+      .getByText("Only 2 recovery codes are left: make new ones below before you run out.")
+      .waitFor();
   });
 
   it("says Settings saved! once an owner who has it requires two-factor sign-in of every member", async () => {

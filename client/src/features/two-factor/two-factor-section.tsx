@@ -4,6 +4,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
+import { FEW_RECOVERY_CODES } from "../../../../shared/schemas/two-factor.ts";
 import { LoadError } from "../../components/save-status.tsx";
 import { PasswordField, TextField } from "../../components/text-field.tsx";
 import { useSession } from "../../lib/session.ts";
@@ -63,6 +64,13 @@ export function TwoFactorSection() {
           {since && ` since ${since.toLocaleDateString()}`}. {status.data.recovery_codes_left} of 10
           recovery codes left.
         </p>
+        {status.data.recovery_codes_left <= FEW_RECOVERY_CODES && (
+          <p className="message error">
+            Only {status.data.recovery_codes_left} recovery{" "}
+            {status.data.recovery_codes_left === 1 ? "code is" : "codes are"} left: make new ones
+            below before you run out.
+          </p>
+        )}
         <RegenerateCodesForm
           onCodes={(codes) => {
             setNewCodes(codes);

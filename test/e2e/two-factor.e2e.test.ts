@@ -157,7 +157,11 @@ describe("two-factor sign-in in Chromium", () => {
     await page.waitForURL(`${opened.t.baseUrl}/homepage/dashboard`);
     await page.goto(`${opened.t.baseUrl}/homepage/settings`);
     await section().getByText("8 of 10 recovery codes left.").waitFor();
-    expect(await section().getByText(/^Only \d+ recovery/).count()).toBe(0);
+    expect(
+      await section()
+        .getByText(/^Only \d+ recovery/)
+        .count(),
+    ).toBe(0);
 
     // With few left (codes spent elsewhere, here straight in the table), the person is urged
     // to make new ones, with the way there.

@@ -151,6 +151,35 @@ describe.each(DB_KINDS)("audit labels and team notices (%s)", (kind) => {
     ]);
   });
 
+  it("names a bulk label and its undo by how many, of what, as what", async () => {
+    const m = await signedInMerchant(t, `bulk-${kind}@example.com`);
+    const backend = await backendOf(t, m);
+    const ids: string[] = [];
+    for (const email of ["a@example.net", "b@example.net"]) {
+      ids.push((await backend.decide({ type: "signup", email })).id);
+    }
+    const batch = ok(
+      await m.browser.mutate<{ batch_id: string }>("labels.bulk", {
+        subject_kind: "screening",
+        subject_ids: ids,
+        label: "fraud",
+      }),
+      "bulk",
+    );
+    ok(await m.browser.mutate("labels.undo", { batch_id: batch.batch_id }), "undo");
+    const [undone, bulk] = await events(m, "labels.");
+    expect(bulk).toMatchObject({
+      action: "labels.bulk",
+      target_label: "bulk label of 2 screenings as fraud",
+    });
+    // Read before the undo took the labels away.
+    expect(undone).toMatchObject({
+      action: "labels.undo",
+      target: batch.batch_id,
+      target_label: "bulk label of 2 screenings as fraud",
+    });
+  });
+
   it("looks up no id it could not store: a NUL in one is the schema's 400, not a 500", async () => {
     const m = await signedInMerchant(t, `nul-${kind}@example.com`);
     for (const [path, input] of [

@@ -278,6 +278,9 @@ describe("audit log in Chromium", () => {
     expect(await label?.locator(".au-target-label").innerText()).toMatch(
       /^request screening \((allowed|sent to review|blocked), score \d+\)$/,
     );
+    // What a call made reads by name too: the invitation by the email invited.
+    const inviteCard = cards().filter({ has: page.locator('[data-action="team.invite"]') });
+    expect(await inviteCard.locator(".au-target-label").innerText()).toBe(member.email);
     // No UUID on any of them until asked for; then the removed member's id, one click away.
     const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
     for (const card of [label, key, gone]) {

@@ -11,6 +11,7 @@ describe("targetKindOf", () => {
     ["a review settled on a charge", "review.settle", { kind: "charge" }, "charge"],
     ["a review settled without a kind (a screening)", "review.settle", {}, "screening"],
     ["the account switched to", "auth.switchAccount", {}, "account"],
+    ["a bulk label undone", "labels.undo", {}, "labelBatch"],
     ["an action naming nothing", "rules.put", {}, null],
   ])("%s", (_name, action, input, kind) => {
     expect(targetKindOf(action, input)).toBe(kind);
@@ -27,6 +28,13 @@ describe("labelFromInput", () => {
       { url: "https://h.example/w" },
       "https://h.example/w",
     ],
+    [
+      "a bulk label: how many, of what, as what",
+      "labels.bulk",
+      { subject_kind: "screening", subject_ids: ["s1", "s2"], label: "fraud" },
+      "bulk label of 2 screenings as fraud",
+    ],
+    ["a bulk label without its ids: none", "labelsApi.bulk", { subject_kind: "charge" }, null],
     ["a key without a name: none", "apiKeys.create", { name: "" }, null],
     ["an input that is not an object: none", "team.invite", "bob", null],
     ["an action not in the table: none", "rules.put", { email: "x@example.com" }, null],
@@ -80,6 +88,16 @@ describe("labelOf", () => {
     ],
     ["a score model reads as its version", { kind: "scoreModel", version: 3 }, "score model v3"],
     ["an account reads as its name", { kind: "account", name: "Shop" }, "Shop"],
+    [
+      "a bulk label reads as how many, of what, as what",
+      { kind: "labelBatch", count: 12, subjectKind: "screening", label: "fraud" },
+      "bulk label of 12 screenings as fraud",
+    ],
+    [
+      "a bulk label of one says so",
+      { kind: "labelBatch", count: 1, subjectKind: "charge", label: "legitimate" },
+      "bulk label of 1 charge as legitimate",
+    ],
   ])("%s", (_name, facts, label) => {
     expect(labelOf(facts)).toBe(label);
   });

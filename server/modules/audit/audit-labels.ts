@@ -19,6 +19,7 @@ export type TargetKind =
   | "charge"
   | "allowEntry"
   | "scoreModel"
+  | "labelBatch"
   | "account";
 
 type Input = Record<string, unknown> | null | undefined;
@@ -46,13 +47,25 @@ const TARGET_KINDS: Record<string, TargetKind | ((input: Input) => TargetKind)> 
   "chargesApi.decide": "charge",
   "allowList.remove": "allowEntry",
   "scoreModels.adopt": "scoreModel",
+  "labels.undo": "labelBatch",
+  "labelsApi.undo": "labelBatch",
   "auth.switchAccount": "account",
 };
 
 const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 
+/** "bulk label of 12 screenings as fraud", from what a bulk label was asked to do. */
+function bulkOf(input: Input): string | undefined {
+  const ids = input?.subject_ids;
+  const { subject_kind: kind, label } = input ?? {};
+  if (!Array.isArray(ids) || typeof kind !== "string" || typeof label !== "string") return;
+  return labelOf({ kind: "labelBatch", count: ids.length, subjectKind: kind, label });
+}
+
 /** Labels of what a call makes, read from its input: it has no id before the call. */
 const FROM_INPUT: Record<string, (input: Input) => string | undefined> = {
+  "labels.bulk": bulkOf,
+  "labelsApi.bulk": bulkOf,
   "team.invite": (input) => text(input?.email),
   "apiKeys.create": (input) => (text(input?.name) ? `API key ${input?.name}` : undefined),
   "webhooks.createEndpoint": (input) => text(input?.url),
@@ -82,6 +95,7 @@ export type TargetFacts =
   | { kind: "charge"; amount: number; currency: string }
   | { kind: "allowEntry"; allowKind: string }
   | { kind: "scoreModel"; version: number }
+  | { kind: "labelBatch"; count: number; subjectKind: string; label: string }
   /** Named as everywhere (accounts/account-name.ts). */
   | { kind: "account"; name: string };
 
@@ -122,6 +136,10 @@ export function labelOf(facts: TargetFacts): string {
       return `allow-list entry for ${ALLOW_KINDS[facts.allowKind] ?? facts.allowKind}`;
     case "scoreModel":
       return `score model v${facts.version}`;
+    case "labelBatch": {
+      const things = `${facts.subjectKind}${facts.count === 1 ? "" : "s"}`;
+      return `bulk label of ${facts.count} ${things} as ${facts.label}`;
+    }
     case "account":
       return facts.name;
   }

@@ -101,6 +101,17 @@ async function factsOf(
       const found = await prisma.scoreModel.findFirst({ where: { accountId, id } });
       return found && { kind, version: found.version };
     }
+    case "labelBatch": {
+      // Read before the undo takes the batch's labels away.
+      const labels = await prisma.label.findMany({
+        where: { accountId, batchId: id },
+        select: { subjectKind: true, label: true },
+        take: 1,
+      });
+      const count = await prisma.label.count({ where: { accountId, batchId: id } });
+      const first = labels[0];
+      return first ? { kind, count, subjectKind: first.subjectKind, label: first.label } : null;
+    }
     case "account": {
       // The account entered: the caller is a member of it once the switch has succeeded.
       if (id !== accountId) return null;

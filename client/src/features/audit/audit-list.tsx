@@ -49,15 +49,23 @@ function Who({ event }: { event: ListedEvent }) {
 
 /**
  * What the event was done to, as a person reads it (kept when it was written: a removed
- * member's email, a revoked key's name), its id one click away; an event written before
- * labels were kept shows its id.
+ * member's email, a revoked key's name), its id one click away; a thing the call made (an
+ * invitation, a new key) has a label and no id yet; an event written before labels were kept
+ * shows its id.
  */
-function Target({ id, label }: { id: string; label: string | null }) {
+function Target({ id, label }: { id: string | null; label: string | null }) {
   const [shown, setShown] = useState(false);
-  if (!label) {
+  if (!label || !id) {
     return (
       <span className="au-target">
-        On <Breakable value={id} />
+        On{" "}
+        {label ? (
+          <strong className="au-target-label">
+            <Breakable value={label} />
+          </strong>
+        ) : (
+          <Breakable value={id ?? ""} />
+        )}
       </span>
     );
   }
@@ -105,7 +113,9 @@ function EventCard({ event }: { event: ListedEvent }) {
             IP <Breakable value={event.ip} />
           </span>
         )}
-        {event.target && <Target id={event.target} label={event.target_label} />}
+        {(event.target || event.target_label) && (
+          <Target id={event.target} label={event.target_label} />
+        )}
       </p>
       {hasDetail(event) && (
         <>

@@ -5,7 +5,7 @@ import { createAuditRepository } from "../modules/audit/audit.repository.ts";
 import { createAuditService } from "../modules/audit/audit.service.ts";
 import { createAuthRepository } from "../modules/auth/auth.repository.ts";
 import { createAuthService } from "../modules/auth/auth.service.ts";
-import { verifyPassword } from "../modules/auth/password.ts";
+import { verifyPassword } from "../lib/password.ts";
 import { createSessionService } from "../modules/auth/session.service.ts";
 import { createOutboxRepository } from "../modules/outbox/outbox.repository.ts";
 import { createOutboxService } from "../modules/outbox/outbox.service.ts";

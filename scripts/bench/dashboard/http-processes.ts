@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import pg from "pg";
-import { hashPassword } from "../../../server/modules/auth/password.ts";
+import { hashPassword } from "../../../server/lib/password.ts";
 import { nodeCommand, ROOT } from "../../lib/bench-process.ts";
 
 const PASSWORD = "bench dashboard password";

@@ -96,7 +96,7 @@ export type TargetFacts =
   | { kind: "allowEntry"; allowKind: string }
   | { kind: "scoreModel"; version: number }
   | { kind: "labelBatch"; count: number; subjectKind: string; label: string }
-  /** Named as everywhere (accounts/account-name.ts). */
+  /** Named as everywhere (db/account-name.ts). */
   | { kind: "account"; name: string };
 
 /** A screening's decision as a sentence reads it. */

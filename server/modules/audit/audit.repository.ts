@@ -3,7 +3,7 @@
 import { ACCOUNT_NAME } from "../../db/account-name.ts";
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 import { escapeLike } from "../../db/like.ts";
-import { accountName } from "../accounts/account-name.ts";
+import { accountName } from "../../db/account-name.ts";
 import type { TargetFacts, TargetKind } from "./audit-labels.ts";
 
 export type AuditRow = {

@@ -7,7 +7,7 @@ import { randomToken, sha256Hex } from "../../lib/tokens.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { Limit, ThrottleService } from "../throttle/throttle.service.ts";
 import type { AuthRepository } from "./auth.repository.ts";
-import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
+import { decoyHash, hashPassword, verifyPassword } from "../../lib/password.ts";
 import type { SessionService } from "./session.service.ts";
 
 const MINUTE = 60_000;

@@ -10,7 +10,7 @@ type About = {
   to: string;
   /** Who made the change (a member's email). */
   by: string;
-  /** The account's name, as everywhere (accounts/account-name.ts). */
+  /** The account's name, as everywhere (db/account-name.ts). */
   account: string;
   /** Links start with it. */
   publicUrl: string;

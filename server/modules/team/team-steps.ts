@@ -60,5 +60,5 @@ export async function placeMember(
   await team.revokeInvitesBy(userId, invitesKept(role), at);
 }
 
-/** An account's name, as everywhere: modules/accounts/account-name.ts. */
-export { accountName } from "../accounts/account-name.ts";
+/** An account's name, as everywhere: db/account-name.ts. */
+export { accountName } from "../../db/account-name.ts";

@@ -128,10 +128,19 @@ const INPUTS: Record<string, unknown> = {
   "labels.add": { subject_kind: "screening", subject_id: "set in beforeAll", label: "fraud" },
   "labels.history": { subject_kind: "screening", subject_id: "set in beforeAll" },
   "labelsApi.create": { subject_kind: "screening", subject_id: "set in beforeAll", label: "fraud" },
+  "labels.bulk": {
+    subject_kind: "screening",
+    subject_ids: ["set in beforeAll"],
+    label: "legitimate",
+  },
+  // A's bulk label, filled in once it exists: B must not be able to undo it.
+  "labels.undo": { batch_id: "set in beforeAll" },
+  "labels.counts": undefined,
   "review.queue": {},
   "review.count": undefined,
   "review.settle": { id: "set in beforeAll", decision: "approve" },
   "review.bulk": { filters: {}, decision: "deny" },
+  "review.matching": {},
   "review.detail": { id: "set in beforeAll" },
   "screeningsApi.get": { id: "set in beforeAll" },
   "screeningsApi.decide": { id: "set in beforeAll", decision: "deny" },
@@ -270,6 +279,20 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
     for (const path of ["labels.add", "labelsApi.create", "labels.history"]) {
       INPUTS[path] = { ...(INPUTS[path] as object), subject_id: screeningId };
     }
+    INPUTS["labels.bulk"] = { ...(INPUTS["labels.bulk"] as object), subject_ids: [screeningId] };
+    const aBatch = crypto.randomUUID();
+    await t.prisma.label.create({
+      data: {
+        accountId: a.accountId,
+        subjectKind: "screening",
+        subjectId: screeningId,
+        label: "fraud",
+        source: "person",
+        who: a.email,
+        batchId: aBatch,
+      },
+    });
+    INPUTS["labels.undo"] = { batch_id: aBatch };
     for (const path of [
       "review.settle",
       "review.detail",

@@ -186,6 +186,7 @@ describe.each(DB_KINDS)("audit labels and team notices (%s)", (kind) => {
       ["webhooks.removeEndpoint", { id: "a\u0000b" }],
       ["labels.add", { subject_kind: "screening", subject_id: "a\u0000b", label: "fraud" }],
       ["team.remove", { user_id: "a\u0000b" }],
+      ["apiKeys.revoke", { id: "a\u0000b" }],
     ] as const) {
       const result = await m.browser.mutate(path, input);
       expect(result, path).toMatchObject({ ok: false, status: 400 });

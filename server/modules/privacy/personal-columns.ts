@@ -26,6 +26,7 @@ export const PERSONAL_COLUMNS: Record<string, Record<string, Classification>> = 
     passwordHash: TEAM,
     totpSecret: SEALED,
     totpPendingSecret: SEALED,
+    lastAccountId: KEY,
   },
   Membership: { accountId: KEY, id: KEY, userId: KEY },
   Invite: { accountId: KEY, id: KEY, email: TEAM, tokenHash: SEALED, invitedBy: TEAM },
@@ -174,6 +175,7 @@ export const PERSONAL_COLUMNS: Record<string, Record<string, Classification>> = 
     whoId: KEY,
     note: p("labels on the person's screenings and charges: cleared"),
     sourceRef: KEY,
+    batchId: KEY,
   },
   AllowEntry: {
     accountId: KEY,

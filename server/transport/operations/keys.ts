@@ -9,6 +9,7 @@ import {
   ZAllowOriginInput,
 } from "../../../shared/schemas/allowed-origins.ts";
 import { ZApiKeyCreate, ZApiKeyCreated, ZApiKeyView } from "../../../shared/schemas/api-keys.ts";
+import { storableString } from "../../../shared/schemas/storable.ts";
 import {
   ZWebhookDeliveryView,
   ZWebhookEndpointCreated,
@@ -101,7 +102,8 @@ export const apiKeys = {
     audit: true,
     target: byId,
     kind: "mutation",
-    input: z.strictObject({ id: z.string().min(1).max(100) }),
+    // A NUL in the id reached PostgreSQL, which refused it with a 500.
+    input: z.strictObject({ id: storableString().min(1).max(100) }),
     output: z.object({ revoked: z.literal(true) }),
     handler: async ({ services, caller }, input) => {
       await services.apiKeys.revoke(caller.accountId, input.id);

@@ -219,6 +219,10 @@ const CODE_FIELDS = new Set([
   "actor",
   "ip",
   "target",
+  // Words Warden makes of the target when the event is written (audit-labels.ts): a member's
+  // email, a key's name, a screening's type, decision and score; never an end user's value. A
+  // user_id "review" is found in "request screening (sent to review, score 52)" otherwise.
+  "targetLabel",
   "createdAt",
   "updatedAt",
   "at",

@@ -9,6 +9,7 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { weightsName } from "../../client/src/lib/rule-format.ts";
 import { DEFAULT_WEIGHTS } from "../../server/engine/default-weights.ts";
 import { screenshot } from "../helpers/browser.ts";
 import { type ConsoleBrowser, closeConsole, openConsole } from "../helpers/console-browser.ts";
@@ -75,7 +76,7 @@ describe.each(DB_KINDS)("weights from labels in Chromium (%s)", (kind) => {
     await section.waitFor();
     const inForce = section.locator("[data-in-force]");
     expect(await inForce.innerText()).toBe(
-      `Scoring with ${DEFAULT_WEIGHTS.version}, the shipped default weights.`,
+      `Scoring with ${weightsName(DEFAULT_WEIGHTS.version)}, shipped with Warden.`,
     );
 
     // The fit's answer is held a moment, so its progress state is on screen to see.
@@ -104,7 +105,7 @@ describe.each(DB_KINDS)("weights from labels in Chromium (%s)", (kind) => {
     const [from, to] = await Promise.all([change.first().innerText(), change.last().innerText()]);
     expect(Number(to.replace("−", "-"))).toBeGreaterThan(Number(from.replace("−", "-")));
     // Nothing adopted yet: still the defaults, for the page and for the next screening.
-    expect(await inForce.innerText()).toContain(DEFAULT_WEIGHTS.version);
+    expect(await inForce.innerText()).toContain(weightsName(DEFAULT_WEIGHTS.version));
     const before = await nextBotPoints(1);
     await screenshot(
       page,
@@ -138,7 +139,7 @@ describe.each(DB_KINDS)("weights from labels in Chromium (%s)", (kind) => {
     await adopt.click();
     await section.locator('[data-history] [data-version="1"][data-status="adopted"]').waitFor();
     expect(await inForce.innerText()).toMatch(
-      /^Scoring with acct-1, fitted on your labels, adopted .+ by models-/,
+      /^Scoring with your weights, version 1, fitted on your labels, adopted .+ by models-/,
     );
     expect(
       await section.locator('[data-history] [data-version="1"] [data-confirmed]').innerText(),
@@ -153,7 +154,7 @@ describe.each(DB_KINDS)("weights from labels in Chromium (%s)", (kind) => {
       .click();
     await section.locator('[data-history] [data-version="1"][data-status="retired"]').waitFor();
     expect(await inForce.innerText()).toBe(
-      `Scoring with ${DEFAULT_WEIGHTS.version}, the shipped default weights.`,
+      `Scoring with ${weightsName(DEFAULT_WEIGHTS.version)}, shipped with Warden.`,
     );
     expect(await nextBotPoints(3)).toBe(before);
   });

@@ -16,6 +16,7 @@ import { MIN_LABELS_PER_CLASS } from "../../../../shared/schemas/score-models.ts
 import { ErrorMessage } from "../../components/error-message.tsx";
 import { LoadError } from "../../components/save-status.tsx";
 import { TableHead } from "../../components/table-head.tsx";
+import { weightsName } from "../../lib/rule-format.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import {
   backtestRows,
@@ -74,10 +75,10 @@ export function ScoreModels() {
       </p>
       <LabelCount />
       <p data-in-force>
-        Scoring with <strong>{inForce.version}</strong>
+        Scoring with <strong title={inForce.version}>{weightsName(inForce.version)}</strong>
         {adopted
           ? `, fitted on your labels, adopted ${when(adopted.adopted_at)}${adopted.adopted_by ? ` by ${adopted.adopted_by}` : ""}.`
-          : ", the shipped default weights."}
+          : ", shipped with Warden."}
       </p>
       <div className="score-models-actions">
         <button type="button" onClick={() => propose.mutate()} disabled={propose.isPending}>
@@ -100,7 +101,7 @@ export function ScoreModels() {
       {confirming === "rollback" && adopted && (
         <div className="score-models-confirm" data-confirm-rollback>
           <p>
-            Stop scoring with {adopted.weights.version} and go back to the weights in force before
+            Stop scoring with {weightsName(adopted.weights.version)} and go back to the weights in force before
             it? The next screening is scored with them.
           </p>
           <button type="button" disabled={rollback.isPending} onClick={() => rollback.mutate()}>
@@ -161,7 +162,7 @@ function Proposal({
   return (
     <div className="score-proposal" data-proposal={model.version}>
       <h3>
-        Proposed: version {model.version} ({model.weights.version})
+        Proposed: version {model.version} ({weightsName(model.weights.version)})
       </h3>
       <p className="score-models-muted">
         Proposed {when(model.created_at)}
@@ -170,7 +171,7 @@ function Proposal({
       </p>
       {m && m.compared_with !== inForce && (
         <p className="message score-models-stale" role="status">
-          Compared with {m.compared_with}, which is no longer in force: propose again for a fresh
+          Compared with {weightsName(m.compared_with)}, which is no longer in force: propose again for a fresh
           comparison.
         </p>
       )}
@@ -180,7 +181,7 @@ function Proposal({
             <thead>
               <tr>
                 <th scope="col">On your history</th>
-                <th scope="col">Current ({m.compared_with})</th>
+                <th scope="col">Current ({weightsName(m.compared_with)})</th>
                 <th scope="col">Proposed</th>
               </tr>
             </thead>

@@ -101,8 +101,8 @@ export function ScoreModels() {
       {confirming === "rollback" && adopted && (
         <div className="score-models-confirm" data-confirm-rollback>
           <p>
-            Stop scoring with {weightsName(adopted.weights.version)} and go back to the weights in force before
-            it? The next screening is scored with them.
+            Stop scoring with {weightsName(adopted.weights.version)} and go back to the weights in
+            force before it? The next screening is scored with them.
           </p>
           <button type="button" disabled={rollback.isPending} onClick={() => rollback.mutate()}>
             Roll back
@@ -171,8 +171,8 @@ function Proposal({
       </p>
       {m && m.compared_with !== inForce && (
         <p className="message score-models-stale" role="status">
-          Compared with {weightsName(m.compared_with)}, which is no longer in force: propose again for a fresh
-          comparison.
+          Compared with {weightsName(m.compared_with)}, which is no longer in force: propose again
+          for a fresh comparison.
         </p>
       )}
       {m && (

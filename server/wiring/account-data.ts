@@ -7,9 +7,9 @@
 
 import type { SettingsView } from "../../shared/schemas/settings.ts";
 import { TOPICS } from "../db/change-topics.ts";
+import { verifyPassword } from "../lib/password.ts";
 import { createAccountDataRepository } from "../modules/account-data/account-data.repository.ts";
 import { createAccountDataService } from "../modules/account-data/account-data.service.ts";
-import { verifyPassword } from "../lib/password.ts";
 import { endpointProblem } from "../modules/webhooks/ssrf.ts";
 import type { wireAccounts } from "./accounts.ts";
 import type { DecisionServices } from "./decisions.ts";

@@ -1,11 +1,12 @@
 /** Wiring: people and their accounts (sessions, sign-up and login, the outbox, the waitlist). */
+
+import { verifyPassword } from "../lib/password.ts";
 import { createAccountNamesService } from "../modules/accounts/account-names.service.ts";
 import { createAccountsRepository } from "../modules/accounts/accounts.repository.ts";
 import { createAuditRepository } from "../modules/audit/audit.repository.ts";
 import { createAuditService } from "../modules/audit/audit.service.ts";
 import { createAuthRepository } from "../modules/auth/auth.repository.ts";
 import { createAuthService } from "../modules/auth/auth.service.ts";
-import { verifyPassword } from "../lib/password.ts";
 import { createSessionService } from "../modules/auth/session.service.ts";
 import { createOutboxRepository } from "../modules/outbox/outbox.repository.ts";
 import { createOutboxService } from "../modules/outbox/outbox.service.ts";

@@ -1,7 +1,7 @@
 /** The name an account's owner (or an admin) gives it, read and set from the Team page. */
 import type { AccountNameView } from "../../../shared/schemas/team.ts";
-import { AppError } from "../../lib/app-error.ts";
 import { accountName } from "../../db/account-name.ts";
+import { AppError } from "../../lib/app-error.ts";
 import type { AccountsRepository } from "./accounts.repository.ts";
 
 export function createAccountNamesService(repo: AccountsRepository) {

@@ -1,9 +1,8 @@
 /** The only code that touches Prisma for the audit log: append, read newest first, prune. */
 
-import { ACCOUNT_NAME } from "../../db/account-name.ts";
+import { ACCOUNT_NAME, accountName } from "../../db/account-name.ts";
 import type { Prisma, PrismaClient } from "../../db/generated/client.ts";
 import { escapeLike } from "../../db/like.ts";
-import { accountName } from "../../db/account-name.ts";
 import type { TargetFacts, TargetKind } from "./audit-labels.ts";
 
 export type AuditRow = {

@@ -3,11 +3,11 @@ import { MESSAGES } from "../../../shared/messages.ts";
 import type { Credentials, Signup } from "../../../shared/schemas/auth.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { Mailer } from "../../lib/mailer.ts";
+import { decoyHash, hashPassword, verifyPassword } from "../../lib/password.ts";
 import { randomToken, sha256Hex } from "../../lib/tokens.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { Limit, ThrottleService } from "../throttle/throttle.service.ts";
 import type { AuthRepository } from "./auth.repository.ts";
-import { decoyHash, hashPassword, verifyPassword } from "../../lib/password.ts";
 import type { SessionService } from "./session.service.ts";
 
 const MINUTE = 60_000;

@@ -5,9 +5,9 @@
  */
 import type { SessionUser } from "../../../shared/schemas/auth.ts";
 import type { Role } from "../../../shared/team/roles.ts";
+import { accountName, distinctNames } from "../../db/account-name.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { randomToken, sameBytes, sha256Bytes } from "../../lib/tokens.ts";
-import { accountName, distinctNames } from "../../db/account-name.ts";
 import type { AuthRepository } from "./auth.repository.ts";
 
 export const SESSION_DAYS = 30;

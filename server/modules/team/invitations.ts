@@ -24,8 +24,8 @@ import {
 import { ROLE_LABELS, type Role } from "../../../shared/team/roles.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { Caller } from "../../lib/caller.ts";
-import { randomToken, sha256Hex } from "../../lib/tokens.ts";
 import { hashPassword } from "../../lib/password.ts";
+import { randomToken, sha256Hex } from "../../lib/tokens.ts";
 import type { Limit } from "../throttle/throttle.service.ts";
 import { invitesKept, refuseInvite } from "./team.rules.ts";
 import type { TeamDeps } from "./team.types.ts";

@@ -34,6 +34,7 @@ const INPUTS: Record<string, unknown> = {
   // B asks to act in A's account: refused, B is no member there.
   "auth.accounts": undefined,
   "auth.switchAccount": { account_id: "set in beforeAll" },
+  "auth.createAccount": { name: "B side app" },
   // B's session owes no second factor, and B has none: each is refused with a 400.
   "auth.verifyTwoFactor": { code: "123456" },
   "twoFactor.status": undefined,

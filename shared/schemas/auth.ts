@@ -34,6 +34,12 @@ export const ZAccountName = storableString()
   .trim()
   .max(ACCOUNT_NAME_MAX, `Account name must be at most ${ACCOUNT_NAME_MAX} characters.`);
 
+/** An account of one's own, asked for by a person who joined through an invitation (or anyone). */
+export const ZCreateAccount = z.strictObject({
+  name: ZAccountName.pipe(z.string().min(1, "Account name must not be empty.")),
+});
+export const ZAccountCreated = z.object({ account_id: z.string() });
+
 export const ZSignup = z.strictObject({
   email: ZEmail,
   password: ZPassword,

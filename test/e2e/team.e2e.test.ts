@@ -187,6 +187,23 @@ describe("teammates in Chromium", () => {
       // No confirmation mail: the invitation proved the address.
       expect(t.smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
       await screenshot(newcomer, "47-newcomer-joined");
+
+      // Later they ask for an account of their own: it opens, and the switch shows both.
+      const own = newcomer.getByRole("region", { name: "An account of your own" });
+      await own.getByLabel("Account name").fill("Side App");
+      await own.getByRole("button", { name: "Create the account" }).click();
+      await newcomer.waitForURL(`${t.baseUrl}/homepage/dashboard`);
+      const accountSwitch = newcomer.getByRole("combobox", { name: "Account" });
+      await accountSwitch.waitFor();
+      expect(await accountSwitch.innerText()).toContain("Side App");
+      await accountSwitch.click();
+      const names = await newcomer.getByRole("option").allInnerTexts();
+      const invitedAs = await t.prisma.account.findUniqueOrThrow({
+        where: { id: owner.accountId },
+      });
+      expect(names.map((n) => n.replace(/\s+/g, " ").trim()).sort()).toEqual(
+        [`${invitedAs.name || owner.email} Viewer`, "Side App Owner · current"].sort(),
+      );
     } finally {
       await fresh.close();
     }

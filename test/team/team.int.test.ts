@@ -767,6 +767,64 @@ describe.each(DB_KINDS)("teammates (%s)", (kind) => {
     ).toMatchObject({ ok: false, status: 400 });
   });
 
+  it("gives an invitee an account of their own when they ask, and acts there", async () => {
+    const owner = await merchant("own-account-owner");
+    const email = `own-account-${kind}@example.com`;
+    const { token } = await invite(owner, email, "viewer");
+    const invitee = new TestClient(t.baseUrl);
+    ok(await invitee.mutate("team.joinInvite", { token, password: "invitee password" }), "join");
+
+    // A name it can store, or a 400 naming the field; nothing made.
+    const accountsBefore = await t.prisma.account.count();
+    for (const name of ["", "   ", "A".repeat(101), "a\u0000b"]) {
+      const refused = await invitee.mutate("auth.createAccount", { name });
+      expect(refused, JSON.stringify(name)).toMatchObject({ ok: false, status: 400 });
+      if (!refused.ok) expect(refused.error.data.issues?.map((i) => i.path)).toEqual(["name"]);
+    }
+    expect(await t.prisma.account.count()).toBe(accountsBefore);
+    expect(
+      await new TestClient(t.baseUrl).mutate("auth.createAccount", { name: "Anon" }),
+    ).toMatchObject({ ok: false, status: 401 });
+
+    const created = ok(
+      await invitee.mutate<{ account_id: string }>("auth.createAccount", { name: " Side App " }),
+      "create",
+    );
+    // They own it, this session acts there, the invited account is still theirs to switch to.
+    const user = await t.prisma.user.findUniqueOrThrow({ where: { email } });
+    expect(user.lastAccountId).toBe(created.account_id);
+    expect(await me({ browser: invitee } as Merchant)).toMatchObject({
+      accountId: created.account_id,
+      role: "owner",
+    });
+    const choices = ok(
+      await invitee.query<{ name: string; role: Role; current: boolean }[]>("auth.accounts"),
+      "accounts",
+    );
+    expect(
+      choices
+        .map(({ name, role, current }) => ({ name, role, current }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    ).toEqual([
+      { name: owner.email, role: "viewer", current: false },
+      { name: "Side App", role: "owner", current: true },
+    ]);
+    // Written in the new account, not in the one they were invited to.
+    const written = await t.prisma.auditEvent.findMany({ where: { action: "auth.createAccount" } });
+    expect(written.filter((e) => e.actor === email)).toEqual([
+      expect.objectContaining({ accountId: created.account_id, targetLabel: "Side App" }),
+    ]);
+    // Bounded per person: five a day.
+    for (let i = 2; i <= 5; i++) {
+      ok(await invitee.mutate("auth.createAccount", { name: `App ${i}` }), `create ${i}`);
+    }
+    expect(await invitee.mutate("auth.createAccount", { name: "App 6" })).toMatchObject({
+      ok: false,
+      status: 429,
+    });
+    expect(await t.prisma.membership.count({ where: { userId: user.id, role: "owner" } })).toBe(5);
+  });
+
   it("refuses joins through links expired, withdrawn or used, or for an email with a login", async () => {
     const owner = await merchant("join-owner");
     const existing = await merchant("join-existing");

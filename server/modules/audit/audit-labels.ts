@@ -50,6 +50,7 @@ const TARGET_KINDS: Record<string, TargetKind | ((input: Input) => TargetKind)> 
   "labels.undo": "labelBatch",
   "labelsApi.undo": "labelBatch",
   "auth.switchAccount": "account",
+  "auth.createAccount": "account",
 };
 
 const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);

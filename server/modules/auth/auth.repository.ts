@@ -52,6 +52,15 @@ export function createAuthRepository(prisma: PrismaClient) {
       }
     },
 
+    /** A new account named `name`, owned by this person; its id. */
+    createOwnedAccount(userId: string, name: string) {
+      return prisma.$transaction(async (tx) => {
+        const account = await tx.account.create({ data: { name }, select: { id: true } });
+        await tx.membership.create({ data: { accountId: account.id, userId, role: "owner" } });
+        return account.id;
+      });
+    },
+
     /**
      * A second signup for a still-unconfirmed email: its password replaces the first one and
      * the earlier confirmation links stop working, so whoever confirms gets the password they

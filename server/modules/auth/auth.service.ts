@@ -28,6 +28,8 @@ export const LIMITS = {
   forgotPerIp: { limit: 10, windowMs: 15 * MINUTE, message: MESSAGES.tooManyRequests },
   // Past this, reset emails to one address stop quietly: the answer stays the same.
   forgotPerEmail: { limit: 3, windowMs: HOUR, message: MESSAGES.tooManyRequests },
+  // Accounts a person starts from the console: enough for a second app, not a farm of them.
+  accountsPerUser: { limit: 5, windowMs: 24 * HOUR, message: MESSAGES.tooManyRequests },
 } satisfies Record<string, Limit>;
 
 type Deps = {
@@ -246,6 +248,30 @@ export function createAuthService({
     /** Deletes expired sessions and tokens, so those tables do not grow without end. */
     purgeExpired() {
       return repo.deleteExpired(now());
+    },
+
+    /**
+     * An account of the person's own (an invitee has none until they ask): they own it, and
+     * this session and their next login act in it. Written in the new account's audit log.
+     */
+    async createAccount(
+      session: { id: string; userId: string; email: string },
+      name: string,
+      ip: string | null,
+    ): Promise<{ account_id: string }> {
+      await throttle.consume(`create-account:${session.userId}`, LIMITS.accountsPerUser);
+      const accountId = await repo.createOwnedAccount(session.userId, name);
+      await repo.setSessionAccount(session.id, accountId);
+      await repo.setLastAccount(session.userId, accountId);
+      await audit?.record({
+        accountId,
+        actor: { kind: "member", id: session.userId, name: session.email },
+        ip,
+        action: "auth.createAccount",
+        target: accountId,
+        targetLabel: name,
+      });
+      return { account_id: accountId };
     },
 
     /**

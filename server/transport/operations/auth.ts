@@ -4,7 +4,9 @@
  */
 import { z } from "zod";
 import {
+  ZAccountCreated,
   ZChangePassword,
+  ZCreateAccount,
   ZCredentials,
   ZEmailLink,
   ZForgotPassword,
@@ -157,6 +159,19 @@ export const auth = {
       await services.sessions.switchAccount(session, input.account_id);
       return { ok: true as const };
     },
+  }),
+  /** Starts an account of this person's own, and acts in it (audited in the new account). */
+  createAccount: op({
+    need: "self",
+    kind: "mutation",
+    input: ZCreateAccount,
+    output: ZAccountCreated,
+    handler: ({ services, session, ip }, input) =>
+      services.auth.createAccount(
+        { id: session.id, userId: session.user.id, email: session.user.email },
+        input.name,
+        ip,
+      ),
   }),
   /** The sign-in's second step: a code from the authenticator app or a recovery code. */
   verifyTwoFactor: op({

@@ -37,6 +37,7 @@ const SENTENCES: Record<string, string> = {
   "auth.verifyTwoFactor": "signed in with a second factor",
   "auth.changePassword": "changed their password",
   "auth.switchAccount": "switched to this account",
+  "auth.createAccount": "created this account",
   "auth.two_factor_failed": "gave a wrong second-factor code",
   "auth.password_reset": "reset their password through the emailed link",
   "two_factor.enabled": "turned on two-factor sign-in",

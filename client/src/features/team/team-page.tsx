@@ -11,6 +11,7 @@ import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { AccountNameSection } from "./account-name-section.tsx";
 import { InvitesSection } from "./invites-section.tsx";
 import { MembersSection } from "./members-section.tsx";
+import { OwnAccountSection } from "./own-account-section.tsx";
 import { OwnershipSection } from "./ownership-section.tsx";
 import { SecuritySection } from "./security-section.tsx";
 import { withArticle } from "./team-format.ts";
@@ -44,6 +45,7 @@ function Team() {
       <InvitesSection invites={team.data.invites} role={user.role} onChanged={onChanged} />
       <AccountNameSection />
       <OwnershipSection members={team.data.members} role={user.role} />
+      <OwnAccountSection />
       <SecuritySection />
     </>
   );

@@ -308,6 +308,16 @@ describe("risk score breakdown in Chromium", () => {
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
+    // Its "Set thresholds" opens Risk score scrolled to the thresholds, below the fold.
+    await said.getByRole("link", { name: "Set thresholds" }).click();
+    await page.waitForURL(/\/homepage\/risk-score#score-thresholds-title$/);
+    const heading = page.locator("#score-thresholds-title");
+    await heading.waitFor();
+    await page.waitForFunction(() => {
+      const top = document.getElementById("score-thresholds-title")?.getBoundingClientRect().top;
+      return top !== undefined && top > 0 && top < window.innerHeight;
+    });
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
 
     // A viewer sees the card with the button off and why, from the one roles table.
     const viewer = await signedInMerchant(t, "not-acted-on-viewer@example.com");

@@ -1,6 +1,3 @@
-import { useIsFetching } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
-import { useLocation } from "react-router";
 import { Editable } from "../../components/editable.tsx";
 import { SignedIn } from "../../components/signed-in.tsx";
 import { AccountSection } from "../account-data/account-section.tsx";
@@ -26,23 +23,7 @@ const SETTINGS_SECTIONS = [
   ["two-factor", "Two-factor sign-in"],
 ] as const;
 
-/**
- * Arriving with a section's anchor from another page (the sign-in step links to #two-factor),
- * scrolls to it once the sections above have loaded, so their height no longer moves it.
- */
-function useScrollToAnchor() {
-  const { hash } = useLocation();
-  const fetching = useIsFetching();
-  const done = useRef<string | null>(null);
-  useEffect(() => {
-    if (!hash || fetching > 0 || done.current === hash) return;
-    done.current = hash;
-    document.getElementById(hash.slice(1))?.scrollIntoView();
-  }, [hash, fetching]);
-}
-
 export default function SettingsPage() {
-  useScrollToAnchor();
   return (
     <SignedIn>
       <h1>Settings</h1>

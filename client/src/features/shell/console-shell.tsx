@@ -7,6 +7,7 @@ import { Link, Navigate, NavLink, Outlet, useNavigate } from "react-router";
 import { Logo } from "../../components/logo.tsx";
 import { useRefreshSession, useSession } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { useScrollToAnchor } from "../../lib/use-scroll-to-anchor.ts";
 import { formatOpenCount } from "../review/review-format.ts";
 import { AccountSwitch } from "../team/account-switch.tsx";
 import { MembershipNotice } from "./membership-notice.tsx";
@@ -19,6 +20,7 @@ export default function ConsoleShell() {
   const trpc = useTRPC();
   const navigate = useNavigate();
   const refreshSession = useRefreshSession();
+  useScrollToAnchor();
   const reviews = useQuery(
     trpc.review.count.queryOptions(undefined, { enabled: Boolean(user), refetchInterval: 60_000 }),
   );

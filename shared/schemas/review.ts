@@ -177,6 +177,12 @@ export const ZScreeningDetail = ZScreeningRow.extend({
   linked_hubs: z
     .array(ZLinkCount)
     .describe("Its identities shared by more than 25 accounts, which link nobody"),
+  score_note: z
+    .string()
+    .optional()
+    .describe(
+      "When its score reached the level Warden acts at and nothing acted on it, why, read against the thresholds in force now (as the screening's answer said it)",
+    ),
 });
 export type ScreeningDetail = z.infer<typeof ZScreeningDetail>;
 

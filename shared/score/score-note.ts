@@ -11,6 +11,7 @@
  * level (promo_redemption). The console also reads stored screenings against the thresholds in
  * force now: one that would act now but did not then says so ("… when it was screened").
  */
+import type { ThresholdsView } from "../schemas/score-thresholds.ts";
 import type { ScreenType } from "../schemas/screen-types.ts";
 import type { Threshold } from "./weights.ts";
 
@@ -55,4 +56,35 @@ export function scoreNote({ type, score, acted, inForce, shipped }: ScoreNoteInp
   const level = actingLevel(shipped);
   if (level === null || score < level) return null;
   return `score ${score}, not acted on: no threshold for ${TYPE_PLURALS[type]}; set one or turn on a template`;
+}
+
+/** A stored screening as the note reads it (a Screenings row, a review card, a REST detail). */
+export type StoredScreening = {
+  type: ScreenType;
+  score: number;
+  reasons: readonly { rule: string }[];
+  monitored?: readonly { rule: string }[];
+  contributions: readonly unknown[];
+};
+
+/**
+ * The note of a stored screening, read against the thresholds in force now (`scoreThresholds.get`):
+ * null when it was not scored (stored before the score), the score acted, or nothing applies.
+ * `unset`: the type still has no threshold (then a reader is shown where to set one).
+ */
+export function storedScoreNote(
+  row: StoredScreening,
+  view: Pick<ThresholdsView, "types" | "weights">,
+): { text: string; unset: boolean } | null {
+  if (row.contributions.length === 0) return null;
+  const acted = [...row.reasons, ...(row.monitored ?? [])].some((r) => r.rule === "risk_score");
+  const inForce = view.types.find((t) => t.type === row.type)?.in_force;
+  const text = scoreNote({
+    type: row.type,
+    score: row.score,
+    acted,
+    inForce,
+    shipped: view.weights.thresholds[row.type],
+  });
+  return text ? { text, unset: !inForce } : null;
 }

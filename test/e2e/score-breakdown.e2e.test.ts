@@ -308,6 +308,16 @@ describe("risk score breakdown in Chromium", () => {
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
+    // Sent to review (by a rule, say), its card in the queue says the same of the score.
+    await t.prisma.screening.update({ where: { id: before.id }, data: { decision: "review" } });
+    await page.goto(`${t.baseUrl}/homepage/review`);
+    const cardNote = page.locator(`li.rv-card[data-id="${before.id}"] [data-score-note]`);
+    await cardNote.waitFor();
+    expect(await cardNote.innerText()).toContain(note);
+    await page.goto(`${t.baseUrl}/homepage/screenings`);
+    await page.locator(`tr[data-screening="${before.id}"] .sc-open`).click();
+    await said.waitFor();
+
     // Its "Set thresholds" opens Risk score scrolled to the thresholds, below the fold.
     await said.getByRole("link", { name: "Set thresholds" }).click();
     await page.waitForURL(/\/homepage\/risk-score#score-thresholds-title$/);

@@ -210,6 +210,8 @@ describe.each(DB_KINDS)("risk score contributions over HTTP (%s)", (kind) => {
     expect(fresh.score_note).toBe(
       "score 100, not acted on: no threshold for signups; set one or turn on a template",
     );
+    const stored = await backend.client.json<ScreeningDetail>(`/api/v1/screenings/${fresh.id}`);
+    expect(stored.body.score_note).toBe(fresh.score_note);
     // A plain login scores under the level Warden acts at: nothing to say.
     const quiet = await backend.decide({ type: "login", user_id: "u-note-1" });
     expect(quiet.score).toBeLessThan(42);
@@ -224,6 +226,14 @@ describe.each(DB_KINDS)("risk score contributions over HTTP (%s)", (kind) => {
     expect(judged.decision).not.toBe("allow");
     expect(judged.reasons.map((r) => r.rule)).toContain("risk_score");
     expect(judged).not.toHaveProperty("score_note");
+    // A script reading them back sees what the console's detail says, against the thresholds now.
+    const detail = async (id: string) =>
+      (await backend.client.json<ScreeningDetail>(`/api/v1/screenings/${id}`)).body;
+    expect((await detail(fresh.id)).score_note).toBe(
+      "score 100, not acted on when it was screened; signups have a threshold now (60)",
+    );
+    expect(await detail(judged.id)).not.toHaveProperty("score_note");
+    expect(await detail(quiet.id)).not.toHaveProperty("score_note");
 
     // A template that judges signups acts on the score just as well.
     const other = await signedInMerchant(t, `note-template-${kind}@example.com`);

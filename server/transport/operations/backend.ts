@@ -26,6 +26,7 @@ import {
 } from "../../../shared/schemas/review.ts";
 import { ZScreenInput, ZScreenResult } from "../../../shared/schemas/screening.ts";
 import { ZScreeningsApiPage, ZScreeningsApiQuery } from "../../../shared/schemas/screenings-api.ts";
+import { storedScoreNote } from "../../../shared/score/score-note.ts";
 import { audits, byId, op } from "../operation.ts";
 import { apiKeyLabeller } from "../who.ts";
 import { endUserSummary } from "./privacy.ts";
@@ -147,7 +148,13 @@ export const screeningsApi = {
     kind: "query",
     input: ZScreeningRef,
     output: ZScreeningDetail,
-    handler: ({ services, caller }, input) => services.review.detail(caller.accountId, input.id),
+    // With the score note its answer had, read against the thresholds in force now, so a
+    // script sees what the console's detail says (shared/score/score-note.ts).
+    handler: async ({ services, caller }, input) => {
+      const detail = await services.review.detail(caller.accountId, input.id);
+      const note = storedScoreNote(detail, await services.scoreThresholds.get(caller.accountId));
+      return note ? { ...detail, score_note: note.text } : detail;
+    },
     rest: {
       method: "GET",
       path: "/v1/screenings/:id",

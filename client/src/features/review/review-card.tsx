@@ -11,6 +11,7 @@ import { ruleLabel } from "../../lib/rule-format.ts";
 import { errorMessage, useTRPC } from "../../lib/trpc.ts";
 import { LinkedAccounts } from "../screenings/linked-accounts.tsx";
 import { ScoreBreakdown } from "../screenings/score-breakdown.tsx";
+import { ScoreNoteLine } from "../screenings/screening-reasons.tsx";
 import { type RowSelection, SelectBox } from "./bulk-labels.tsx";
 import { LabelChoice } from "./label-buttons.tsx";
 import { formatAge, itemTitle, sharedSentence } from "./review-format.ts";
@@ -72,6 +73,16 @@ export function ReviewCard(props: {
       )}
       {item.kind === "screening" && item.score !== null && (
         <ScoreBreakdown score={item.score} contributions={item.contributions} />
+      )}
+      {item.kind === "screening" && item.type !== null && item.score !== null && (
+        <ScoreNoteLine
+          row={{
+            type: item.type,
+            score: item.score,
+            reasons: item.reasons,
+            contributions: item.contributions,
+          }}
+        />
       )}
       {item.kind === "screening" && (
         // The stored summary's line at once; the list is read for the selected card (and

@@ -6,7 +6,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import type { ScreeningRow, ScreenReason } from "../../../../shared/schemas/screening.ts";
-import { scoreNote } from "../../../../shared/score/score-note.ts";
+import { type StoredScreening, storedScoreNote } from "../../../../shared/score/score-note.ts";
 import { ruleLabel } from "../../lib/rule-format.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { formatAllowed, formatObserved, monitoredVerb } from "./screening-format.ts";
@@ -62,22 +62,20 @@ export function ScreeningReasons({ row }: { row: ScreeningRow }) {
 }
 
 /** The score note of a stored screening; null until the thresholds load, or when none applies. */
-function useScoreNote(row: ScreeningRow): Note | null {
+function useScoreNote(row: StoredScreening): Note | null {
   const trpc = useTRPC();
   // Only a scored screening the score did not act on can have one: nothing to load otherwise.
-  const acted = [...row.reasons, ...row.monitored].some((r) => r.rule === "risk_score");
+  const acted = [...row.reasons, ...(row.monitored ?? [])].some((r) => r.rule === "risk_score");
   const scored = row.contributions.length > 0 && !acted;
   const view = useQuery({ ...trpc.scoreThresholds.get.queryOptions(), enabled: scored });
   if (!scored || !view.data) return null;
-  const inForce = view.data.types.find((t) => t.type === row.type)?.in_force;
-  const text = scoreNote({
-    type: row.type,
-    score: row.score,
-    acted,
-    inForce,
-    shipped: view.data.weights.thresholds[row.type],
-  });
-  return text ? { text, unset: !inForce } : null;
+  return storedScoreNote(row, view.data);
+}
+
+/** The note alone, where the reasons are shown another way (a review card). */
+export function ScoreNoteLine({ row }: { row: StoredScreening }) {
+  const note = useScoreNote(row);
+  return note ? <ScoreNote note={note} allowed={false} /> : null;
 }
 
 /** The sentence, and whether the type still has no threshold (then: where to set one). */

@@ -98,6 +98,32 @@ function lockedTeam(tx: Tx, accountId: string) {
 
 export type LockedTeam = ReturnType<typeof lockedTeam>;
 
+/**
+ * Withdraws an invitation whose sender has since lost the right to send it (removed or demoted
+ * before such changes revoked their invitations): true when it was, and must not be honoured.
+ */
+async function withdrawnForInviter(
+  tx: Tx,
+  input: {
+    inviteId: string;
+    accountId: string;
+    invitedBy: string;
+    now: Date;
+    inviterMay: (inviterRole: Role | null) => boolean;
+  },
+): Promise<boolean> {
+  const inviter = await tx.membership.findUnique({
+    where: { accountId_userId: { accountId: input.accountId, userId: input.invitedBy } },
+    select: { role: true },
+  });
+  if (input.inviterMay(inviter?.role ?? null)) return false;
+  await tx.invite.updateMany({
+    where: { id: input.inviteId, acceptedAt: null, revokedAt: null },
+    data: { revokedAt: input.now },
+  });
+  return true;
+}
+
 export function createTeamRepository(prisma: PrismaClient) {
   return {
     /**
@@ -190,17 +216,7 @@ export function createTeamRepository(prisma: PrismaClient) {
     }): Promise<"joined" | "gone" | "member"> {
       const { inviteId, accountId, userId, role, sessionId, now } = input;
       return prisma.$transaction(async (tx) => {
-        // An invitation sent by someone who has since lost the right to send it (removed or
-        // demoted before such changes revoked their invitations) is withdrawn, not honoured.
-        const inviter = await tx.membership.findUnique({
-          where: { accountId_userId: { accountId, userId: input.invitedBy } },
-          select: { role: true },
-        });
-        if (!input.inviterMay(inviter?.role ?? null)) {
-          await tx.invite.updateMany({
-            where: { id: inviteId, acceptedAt: null, revokedAt: null },
-            data: { revokedAt: now },
-          });
+        if (await withdrawnForInviter(tx, input)) {
           return "gone" as const;
         }
         const { count } = await tx.invite.updateMany({
@@ -257,15 +273,7 @@ export function createTeamRepository(prisma: PrismaClient) {
           if (existing?.emailConfirmedAt && existing._count.memberships > 0) {
             return { outcome: "hasLogin" as const };
           }
-          const inviter = await tx.membership.findUnique({
-            where: { accountId_userId: { accountId, userId: input.invitedBy } },
-            select: { role: true },
-          });
-          if (!input.inviterMay(inviter?.role ?? null)) {
-            await tx.invite.updateMany({
-              where: { id: inviteId, acceptedAt: null, revokedAt: null },
-              data: { revokedAt: now },
-            });
+          if (await withdrawnForInviter(tx, input)) {
             return { outcome: "gone" as const };
           }
           const { count } = await tx.invite.updateMany({

@@ -4,6 +4,7 @@ import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { DatabaseUnavailableError } from "./db/database.ts";
 import { warmFeatures } from "./modules/screening/features/index.ts";
+import { warmUpAfterListen } from "./warm-up.ts";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -27,8 +28,10 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => shutdown("SIGINT"));
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Warden is ready on ${config.publicUrl}`);
-  // A merchant who screens gets the data sets loaded now, not on their first call.
-  if (await app.services.apiKeys.anyLive()) setImmediate(warmFeatures);
+  // Best effort (warm-up.ts): a failed check once listening used to end the process.
+  await warmUpAfterListen(app.services.apiKeys.anyLive, warmFeatures, (error) =>
+    app.log.warn({ err: error }, "could not check for live API keys: data sets load on first use"),
+  );
 }
 
 main().catch((error: unknown) => {

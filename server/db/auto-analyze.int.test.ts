@@ -27,6 +27,16 @@ describe("which tables are analyzed", () => {
       ]).map(({ name }) => name),
     ).toEqual(["young", "grown"]);
   });
+
+  it("past 10 MB, only those that doubled (each ANALYZE pauses the embedded database)", () => {
+    expect(
+      staleTables([
+        { name: "largeGrownATenth", analyzed: 2_000, pages: 2_300 },
+        { name: "largeDoubled", analyzed: 2_000, pages: 4_001 },
+        { name: "justBelow", analyzed: 1_279, pages: 1_500 },
+      ]).map(({ name }) => name),
+    ).toEqual(["largeDoubled", "justBelow"]);
+  });
 });
 
 describe("what is analyzed", () => {

@@ -11,9 +11,9 @@
  *
  * So this does what autovacuum's analyze does on PostgreSQL: every few seconds it compares
  * each table's size on disk with the size its statistics were taken at (pg_class.relpages),
- * and analyzes those that grew by a tenth or more (PostgreSQL's own threshold is a tenth of
- * the rows changed; PGlite does not count changes, its pg_stat views stay at zero, so growth
- * on disk stands in for them). ANALYZE invalidates the plans kept for the table, so the
+ * and analyzes those that grew by a tenth or more, or doubled once past 10 MB (PostgreSQL's own
+ * threshold is a tenth of the rows changed; PGlite does not count changes, its pg_stat views
+ * stay at zero, so growth on disk stands in for them). ANALYZE invalidates the plans kept for the table, so the
  * prepared statements are planned again on the new figures. A check reads only pg_class and
  * the files' sizes; an ANALYZE samples at most 30,000 rows, so it costs milliseconds on a
  * young table and stays bounded on a large one, which grows by a tenth rarely.
@@ -27,8 +27,26 @@
 /** What this needs of the database: a query (PGlite itself, or a PostgreSQL pool). */
 type Queryable = { query<T>(text: string): Promise<{ rows: T[] }>; readonly closed?: boolean };
 
-/** Tables grown by more than this fraction since their statistics are analyzed again. */
+/**
+ * Tables grown by more than this fraction since their statistics are analyzed again, while
+ * they are small: a young table's first rows change its plans the most.
+ */
 const GROWTH = 0.1;
+
+/**
+ * From this size on (in pages: 10 MB), a table is analyzed again once it doubled. The planner
+ * scales its row estimates to the table's size on disk at every plan, so statistics a few
+ * thousand rows old choose the same indexes; what a new ANALYZE costs is a pause of the
+ * embedded database's one thread (40-60 ms for screenings at 10,000 rows, 3,000 sampled) and
+ * every prepared statement of the table planned again. At a tenth, a screening table under
+ * 1,000 screenings a second was analyzed at every check, every 5 s, and those pauses alone
+ * put the paced p99 past 50 ms (bench:screen with a slow-statement log, issue 44).
+ */
+const LARGE_PAGES = 1_280;
+const LARGE_GROWTH = 1;
+
+/** How much a table of `analyzed` pages must grow before it is analyzed again. */
+const growthOf = (analyzed: number) => (analyzed >= LARGE_PAGES ? LARGE_GROWTH : GROWTH);
 
 /** How often the sizes are checked. */
 const CHECK_MS = 5_000;
@@ -50,9 +68,9 @@ const SIZES = `
 
 type Size = { name: string; analyzed: number; pages: number; indexed?: string[] };
 
-/** The tables whose statistics are out of date: grown by more than GROWTH since analyzed. */
+/** The tables whose statistics are out of date: grown by more than their growth since analyzed. */
 export const staleTables = (sizes: readonly Size[]) =>
-  sizes.filter(({ analyzed, pages }) => pages > 0 && pages > analyzed * (1 + GROWTH));
+  sizes.filter(({ analyzed, pages }) => pages > 0 && pages > analyzed * (1 + growthOf(analyzed)));
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 

@@ -80,6 +80,19 @@ describe("the embedded database's statistics", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it("runs with the settings openPGlite gives it: a small buffer pool, WAL segments not zero-filled", async () => {
+    // wal_init_zero off: a new 16 MB segment is not written full of zeroes on the one thread
+    // (embedded.ts; issue 44, pauses of 20-50 ms a segment).
+    const setting = async (name: string) =>
+      (
+        await db.query<{ setting: string }>("SELECT setting FROM pg_settings WHERE name = $1", [
+          name,
+        ])
+      ).rows[0]?.setting;
+    expect(await setting("wal_init_zero")).toBe("off");
+    expect(await setting("shared_buffers")).toBe("2048"); // 8 kB pages: 16 MB
+  });
+
   /** How the kept plan reads charge 17, as EXPLAIN ANALYZE prints it. */
   async function readPlan() {
     const item = { accountId, eventId: "evt_1", chargeId: "ch_17", card: "fp_17" };

@@ -100,10 +100,11 @@ async function benchOn(db: Database) {
   for (const text of ["mailinator", "203.0.113."]) {
     const plan = await db.prisma.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
       `EXPLAIN SELECT "id" FROM "Screening" WHERE "accountId" = $1 AND ("email" ILIKE $2
-         OR "userId" LIKE $3 OR "ip" ILIKE $3) ORDER BY "createdAt" DESC, "id" DESC LIMIT 51`,
+         OR "userId" LIKE $3 OR "ip" LIKE $4) ORDER BY "createdAt" DESC, "id" DESC LIMIT 51`,
       a,
       `%${text}%`,
       `${text}%`,
+      `${text.toLowerCase()}%`,
     );
     console.log(`plan for "${text}":\n${plan.map((row) => row["QUERY PLAN"]).join("\n")}`);
   }

@@ -45,7 +45,10 @@ export type {
 /**
  * What the Screenings page's search matches: one whole address exactly, or a text as part of
  * an email (any case; its start only when shorter than a trigram), the start of a user id or
- * the start of an IP. Each is answered by a trigram index (Screening_*_trgm).
+ * the start of an IP. The email by a trigram index (Screening_email_trgm); the user id and the
+ * IP by the account's prefix indexes (Screening_*_prefix), where an address is stored in its
+ * one lowercase form (decision 021), so its start is matched lowercased, not by ILIKE, which
+ * no btree answers.
  */
 export type ScreeningSearch = { ip: string } | { text: string };
 
@@ -57,7 +60,7 @@ function searchWhere(search: ScreeningSearch): Prisma.ScreeningWhereInput {
     OR: [
       { email: { ...email, mode: "insensitive" } },
       { userId: { startsWith: text } },
-      { ip: { startsWith: text, mode: "insensitive" } },
+      { ip: { startsWith: text.toLowerCase() } },
     ],
   };
 }

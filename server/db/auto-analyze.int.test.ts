@@ -11,7 +11,13 @@ import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DB_KINDS, openTestDatabase } from "../../test/helpers/databases.ts";
 import { READ } from "../modules/stripe/ingest/stripe-events.sql.ts";
-import { analyzeGrown, analyzeStatement, staleTables } from "./auto-analyze.ts";
+import {
+  analyzedEmpty,
+  analyzeGrown,
+  analyzeStatement,
+  EMPTY_RETRIES,
+  staleTables,
+} from "./auto-analyze.ts";
 import type { Database } from "./database.ts";
 import { copyTemplate, openPGlite } from "./embedded.ts";
 
@@ -36,6 +42,19 @@ describe("which tables are analyzed", () => {
         { name: "justBelow", analyzed: 1_279, pages: 1_500 },
       ]).map(({ name }) => name),
     ).toEqual(["largeDoubled", "justBelow"]);
+  });
+});
+
+describe("tables analyzed while their rows were not committed", () => {
+  it("are analyzed again while they look empty, a few times at most", () => {
+    const sizes = [
+      // ANALYZE ran during a bulk insert: its pages, none of its rows.
+      { name: "raced", analyzed: 4_167, pages: 4_167, tuples: 0 },
+      { name: "full", analyzed: 4_167, pages: 4_167, tuples: 100_000 },
+      { name: "neverAnalyzed", analyzed: 0, pages: 0, tuples: -1 },
+    ];
+    expect(analyzedEmpty(sizes, new Map()).map(({ name }) => name)).toEqual(["raced"]);
+    expect(analyzedEmpty(sizes, new Map([["raced", EMPTY_RETRIES]]))).toEqual([]);
   });
 });
 

@@ -57,6 +57,7 @@ const CHECK_MS = 5_000;
  */
 const SIZES = `
   SELECT c.relname AS "name", greatest(c.relpages, 0)::int AS "analyzed",
+    c.reltuples::float8 AS "tuples",
     (pg_relation_size(c.oid) / current_setting('block_size')::int)::int AS "pages",
     coalesce((
       SELECT array_agg(DISTINCT a.attname::text ORDER BY a.attname::text)
@@ -66,7 +67,32 @@ const SIZES = `
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
   WHERE n.nspname = 'public' AND c.relkind = 'r'`;
 
-type Size = { name: string; analyzed: number; pages: number; indexed?: string[] };
+type Size = {
+  name: string;
+  analyzed: number;
+  pages: number;
+  /** Rows at the last ANALYZE (-1: never analyzed). */
+  tuples?: number;
+  indexed?: string[];
+};
+
+/**
+ * A table analyzed while its rows were not yet committed (a bulk insert under way): ANALYZE
+ * recorded its pages but none of its rows, so it looks empty to the planner and, its size
+ * unchanged since, never grows past that ANALYZE (a fit over 100,000 screenings planned on
+ * "1 row" joined them by a full index scan per label and ran past 120 s). Such a table is
+ * analyzed again at the next checks, a few times at most: a table whose rows were all deleted
+ * keeps its pages and zero rows, and is not analyzed for ever.
+ */
+export const EMPTY_RETRIES = 3;
+
+/** Tables that look analyzed while empty (pages, no rows), still owed another look. */
+export function analyzedEmpty(sizes: readonly Size[], retried: ReadonlyMap<string, number>) {
+  return sizes.filter(
+    ({ name, analyzed, tuples }) =>
+      analyzed > 0 && tuples === 0 && (retried.get(name) ?? 0) < EMPTY_RETRIES,
+  );
+}
 
 /** The tables whose statistics are out of date: grown by more than their growth since analyzed. */
 export const staleTables = (sizes: readonly Size[]) =>
@@ -99,8 +125,17 @@ const TARGET = 10;
  * statistics target (the embedded database, where ANALYZE holds the one thread); PostgreSQL
  * analyzes in a session of its own while others go on, with its usual target.
  */
-export async function analyzeGrown(db: Queryable, sampled = true): Promise<string[]> {
-  const stale = staleTables((await db.query<Size>(SIZES)).rows);
+export async function analyzeGrown(
+  db: Queryable,
+  sampled = true,
+  retried: Map<string, number> = new Map(),
+): Promise<string[]> {
+  const sizes = (await db.query<Size>(SIZES)).rows;
+  for (const { name, tuples } of sizes) if ((tuples ?? 0) > 0) retried.delete(name);
+  const grown = staleTables(sizes);
+  const empty = analyzedEmpty(sizes, retried).filter((size) => !grown.includes(size));
+  for (const { name } of empty) retried.set(name, (retried.get(name) ?? 0) + 1);
+  const stale = [...grown, ...empty];
   if (stale.length === 0) return [];
   if (sampled) await db.query(`SET default_statistics_target = ${TARGET}`);
   try {
@@ -123,9 +158,10 @@ export function startAutoAnalyze(
 ): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
+  const retried = new Map<string, number>();
   const timer = setInterval(() => {
     running = running.then(() =>
-      stopped || db.closed ? null : analyzeGrown(db, sampled).catch(onError),
+      stopped || db.closed ? null : analyzeGrown(db, sampled, retried).catch(onError),
     );
   }, intervalMs);
   timer.unref();

@@ -132,8 +132,7 @@ describe.each(DB_KINDS)("one form per address, and search (%s)", (kind) => {
     // The shape Prisma writes for startsWith (a text cast, LIKE with a bound start), planned
     // with sequential scans priced out: the start becomes a range of the index (~>=~, ~<~) only
     // where the index's opclass serves LIKE 'start%'. Issue 44: one index entry a screening
-    // instead of a trigram index's dozen. (The account's equality leads both indexes; on a
-    // test's few rows the planner may take either for it, so it is left out here.)
+    // instead of a trigram index's dozen.
     const plan = (where: string) =>
       t.database.sql.transaction(async (query) => {
         await query("SET LOCAL enable_seqscan = off");

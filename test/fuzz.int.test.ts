@@ -30,7 +30,10 @@ import { startTestApp, type TestApp } from "./helpers/test-app.ts";
 
 const SEED = 20261122;
 const TRPC_RUNS = 30;
-/** A procedure without an input parser ignores what it is sent: a few runs show that. */
+/**
+ * A procedure without an input parser ignores what it is sent, and one that refuses an anonymous
+ * caller (401) does so before it reads anything: a few runs show that.
+ */
 const NO_INPUT_RUNS = 4;
 const REST_RUNS = 20;
 /** Files (the built client, Swagger UI's assets): a path and a query to fuzz, nothing more. */
@@ -158,9 +161,15 @@ describe("fuzz", () => {
     return JSON.stringify(rows[0], (_k, v) => (typeof v === "bigint" ? Number(v) : v));
   }
 
+  /**
+   * What was stored after the last case. Nothing writes between two cases but the session
+   * `bearer` makes (not counted), so it is the next case's "before": one count a case, not two.
+   */
+  let storedNow: string | undefined;
+
   /** Sends one case and checks the three promises; returns the status. */
   async function check(label: string, send: () => Promise<Response>): Promise<number> {
-    const before = await stored();
+    const before = storedNow ?? (await stored());
     let status: number;
     try {
       const response = await send();
@@ -177,7 +186,8 @@ describe("fuzz", () => {
       figures.fiveHundreds++;
       failures.push(`${label} → ${status}`);
     }
-    if ((status >= 400 || status === 0) && (await stored()) !== before) {
+    storedNow = await stored();
+    if ((status >= 400 || status === 0) && storedNow !== before) {
       figures.storedFromRejected++;
       failures.push(`${label} → ${status} but stored something`);
     }
@@ -218,12 +228,13 @@ describe("fuzz", () => {
       for (const signedIn of [false, true]) {
         // Keep per-IP limits from turning every later case into a 429.
         t.clock.advance(61 * 60_000);
+        const refused = !signedIn && (await callProcedure(procedure, false, { json: {} })) === 401;
         await fc.assert(
           fc.asyncProperty(payload, async (p) => {
             await callProcedure(procedure, signedIn, p);
           }),
           {
-            numRuns: procedure.takesInput ? TRPC_RUNS : NO_INPUT_RUNS,
+            numRuns: procedure.takesInput && !refused ? TRPC_RUNS : NO_INPUT_RUNS,
             seed: SEED,
             endOnFailure: true,
           },
@@ -254,26 +265,32 @@ describe("fuzz", () => {
     for (const route of targets) {
       for (const signedIn of [false, true]) {
         t.clock.advance(61 * 60_000);
+        const hasBody = route.method !== "GET" && route.method !== "DELETE";
+        const send = async (p: Payload, param: string, query: string) => {
+          const path = route.url
+            .replace(/:[A-Za-z]+/g, encodeURIComponent(param))
+            .replace("*", encodeURIComponent(param));
+          const headers = await bearer(signedIn);
+          return check(`${signedIn ? "signed-in" : "anonymous"} ${route.method} ${path}`, () =>
+            fetch(`${t.baseUrl}${path}?limit=${encodeURIComponent(query)}`, {
+              method: route.method,
+              headers: hasBody ? { ...headers, "content-type": "application/json" } : headers,
+              body: hasBody ? text(p) : undefined,
+            }),
+          );
+        };
+        const refused = !signedIn && (await send({ json: {} }, "x", "1")) === 401;
         await fc.assert(
           fc.asyncProperty(payload, segment, unicode, async (p, param, query) => {
-            const path = route.url
-              .replace(/:[A-Za-z]+/g, encodeURIComponent(param))
-              .replace("*", encodeURIComponent(param));
-            const headers = await bearer(signedIn);
-            const hasBody = route.method !== "GET" && route.method !== "DELETE";
-            await check(`${signedIn ? "signed-in" : "anonymous"} ${route.method} ${path}`, () =>
-              fetch(`${t.baseUrl}${path}?limit=${encodeURIComponent(query)}`, {
-                method: route.method,
-                headers: hasBody ? { ...headers, "content-type": "application/json" } : headers,
-                body: hasBody ? text(p) : undefined,
-              }),
-            );
+            await send(p, param, query);
           }),
           {
             numRuns:
               isFile(route.url) || route.url.startsWith("/api/docs/static")
                 ? STATIC_RUNS
-                : REST_RUNS,
+                : refused
+                  ? NO_INPUT_RUNS
+                  : REST_RUNS,
             seed: SEED,
             endOnFailure: true,
           },

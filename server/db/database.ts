@@ -85,7 +85,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     kind: "embedded",
     adapter,
     applied,
-    sql: pgliteRunner(owned),
+    sql: await pgliteRunner(owned),
     screeningSql: null,
     // Only an in-memory or handed-in PGlite is migrated here: no other process can reach it.
     migrate:

@@ -11,7 +11,8 @@
  * ISO UTC text and `timestamp` values come back as UTC; PostgreSQL sessions run in UTC too
  * (`pgPoolConfig`), so `now()` stored in a `timestamp` column is UTC wall time as well.
  */
-import { type PGlite, parse, protocol, type Transaction } from "@electric-sql/pglite";
+// Types only: a PostgreSQL server never loads PGlite (pgliteRunner imports it when asked).
+import type { PGlite, Transaction } from "@electric-sql/pglite";
 import pg from "pg";
 // CommonJS without named exports Node can see: its default export.
 import pgUtils from "pg/lib/utils.js";
@@ -113,7 +114,8 @@ export function postgresRunner(pool: pg.Pool): SqlRunner {
   };
 }
 
-export function pgliteRunner(db: PGlite): SqlRunner {
+export async function pgliteRunner(db: PGlite): Promise<SqlRunner> {
+  const pglite = await import("@electric-sql/pglite");
   // `timestamp` read as UTC by this database's own parsers. As a per-query option PGlite
   // copies its whole parser table on every query (embedded screening ~560 → ~480 req/s);
   // Prisma's adapter passes parsers of its own, so its results are unchanged.
@@ -124,7 +126,7 @@ export function pgliteRunner(db: PGlite): SqlRunner {
       (await target.query<T>(text, utcParams(params))).rows;
   return {
     query: on(db),
-    prepared: preparedOn(db),
+    prepared: preparedOn(db, pglite),
     transaction: (work) => db.transaction((tx) => work(on(tx))),
     close: async () => {},
   };
@@ -136,7 +138,10 @@ export function pgliteRunner(db: PGlite): SqlRunner {
  * name is used, and all in one call. Run as its query() runs: alone, and never inside another
  * caller's transaction. Values are text as node-postgres sends them (prepareValue).
  */
-function preparedOn(db: PGlite) {
+function preparedOn(
+  db: PGlite,
+  { parse, protocol }: Pick<typeof import("@electric-sql/pglite"), "parse" | "protocol">,
+) {
   const known = new Set<string>();
   const { serialize } = protocol;
   const send = (parts: Uint8Array[]) => db.execProtocol(Buffer.concat(parts));

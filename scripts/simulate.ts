@@ -8,6 +8,9 @@
  * blocked at least once, per population and per rule; and writes the same as JSON.
  *
  *   --seed 22 --events 2500 --hours 1
+ *   --days 7 [--attack-from-day 5]   a week instead of an hour (scripts/lib/sim/week.ts): honest
+ *                   people by the rhythm of the day and the week, attacks from that day on;
+ *                   prints a table a day per configuration
  *   --world default | second | classic | random-<k>   (scripts/lib/sim/worlds.ts: the same
  *                   populations in other proportions. default: each population's own share, the
  *                   mix the rules were tuned on. second: more households, travellers, offices,
@@ -65,6 +68,7 @@ import { configurationsOf, simulate } from "./lib/sim/run.ts";
 import { twoHours, UNSEEN } from "./lib/sim/two-hours.ts";
 import { twoHoursReport } from "./lib/sim/two-hours-report.ts";
 import { type Configuration, remoteWarden, startWarden, type Warden } from "./lib/sim/warden.ts";
+import { ATTACK_FROM_DAY, dayTable } from "./lib/sim/week.ts";
 import { describeWorld, worldOf, worldReport } from "./lib/sim/worlds.ts";
 
 const argv = process.argv.slice(2);
@@ -89,7 +93,9 @@ const flagged: MixOptions = {
   world: args.world ?? "default",
   seed: Number(args.seed ?? 22),
   events: Number(args.events ?? 2500),
-  hours: Number(args.hours ?? 1),
+  hours: args.days ? Number(args.days) * 24 : Number(args.hours ?? 1),
+  ...(args.days ? { days: Number(args.days) } : {}),
+  ...(args["attack-from-day"] ? { attackFromDay: Number(args["attack-from-day"]) } : {}),
   attackShare: Number(args["attack-share"] ?? 0.25),
   shares,
   ...(args.only ? { only: list(args.only) } : {}),
@@ -112,12 +118,16 @@ async function play(warden: Warden, mix: MixOptions, configs: Configuration[], h
   console.log(`\n${header}\n\n${summaryTable(figures)}`);
   for (const f of figures) {
     console.log(`\n### ${f.name} (${which})\n\n${ruleTable(f)}\n\n${populationTable(f)}`);
+    if (f.days)
+      console.log(
+        `\nDay by day (attacks from day ${mix.attackFromDay ?? ATTACK_FROM_DAY}):\n\n${dayTable(f.days)}`,
+      );
   }
   return figures;
 }
 
 const describeMix = (mix: MixOptions, where: string, commit: string) =>
-  `world ${mix.world ?? "default"}, seed ${mix.seed}, ${mix.events} events over ${mix.hours} h${mix.only ? ` (only ${mix.only.join(", ")})` : ""}, ${where}, commit ${commit}`;
+  `world ${mix.world ?? "default"}, seed ${mix.seed}, ${mix.events} events over ${mix.days ? `${mix.days} days` : `${mix.hours} h`}${mix.only ? ` (only ${mix.only.join(", ")})` : ""}, ${where}, commit ${commit}`;
 
 /** CI's runs, each played and its figures recorded in docs/detection-baseline.json. */
 async function recordCiRuns(warden: Warden, where: string, commit: string) {

@@ -16,6 +16,8 @@ import { deliverHistory } from "./stripe-history.ts";
 import type { Merchant, Warden } from "./warden.ts";
 
 export type Outcome = {
+  /** When it happened, in ms of simulated time from the start (the event's own `at`). */
+  at: number;
   population: string;
   attack: boolean;
   /** An attack's payoff event (ordinary events: always true). */
@@ -91,6 +93,7 @@ export async function drive(
     const signals = event.collect ? await collected(warden, merchant, event) : undefined;
     const answer = await screened(warden, merchant, event, signals);
     outcomes.push({
+      at: event.at,
       population: event.population,
       attack: event.attack,
       payoff: event.payoff ?? true,

@@ -101,6 +101,7 @@ describe("leaveOneAttackOut", () => {
 describe("candidateRunOf", () => {
   const o = (population: string, attack: boolean, decision: Outcome["decision"], actor = "a") =>
     ({
+      at: 0,
       population,
       attack,
       payoff: true,

@@ -8,6 +8,7 @@ import { HOUR, type SimEvent } from "./journey.ts";
 import { generate, type Population } from "./population.ts";
 import { ORDINARY } from "./populations.ts";
 import { rng } from "./rng.ts";
+import { DAY, weekStart } from "./week.ts";
 import { worldOf } from "./worlds.ts";
 
 export type MixOptions = {
@@ -16,6 +17,12 @@ export type MixOptions = {
   world?: string;
   events: number;
   hours: number;
+  /**
+   * A week rather than an hour (week.ts): the span is `days` days, honest groups start by the
+   * day's and week's rhythm and attacks from `attackFromDay` on. `hours` is then days × 24.
+   */
+  days?: number;
+  attackFromDay?: number;
   /** Fraction of events that are attacks (default 0.25). */
   attackShare?: number;
   /** Population name → weight, over the world's (0 leaves a population out). */
@@ -27,7 +34,10 @@ export type MixOptions = {
 export const POPULATIONS: readonly Population[] = [...ORDINARY, ...ATTACKS];
 
 export function buildTraffic(options: MixOptions): SimEvent[] {
-  const span = options.hours * HOUR;
+  const week = options.days
+    ? { days: options.days, attackFromDay: options.attackFromDay }
+    : undefined;
+  const span = week ? week.days * DAY : options.hours * HOUR;
   const attackShare = options.attackShare ?? 0.25;
   const chosen = worldOf(options.world ?? "default");
   const world = chosen.shares as Record<string, number>;
@@ -54,7 +64,15 @@ export function buildTraffic(options: MixOptions): SimEvent[] {
       const budget = Math.round((options.events * fraction * weight(pop)) / (total || 1));
       if (budget > 0)
         events.push(
-          ...generate(pop, root.fork(`${side}:${pop.name}`), budget, span, params[pop.name]),
+          ...generate(
+            pop,
+            root.fork(`${side}:${pop.name}`),
+            budget,
+            span,
+            params[pop.name],
+            week ? weekStart(week, pop.attack) : undefined,
+            week !== undefined,
+          ),
         );
     }
   }

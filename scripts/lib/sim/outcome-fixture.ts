@@ -8,6 +8,7 @@ export const outcomeOf = (
   decision: Outcome["decision"],
   rules: [string, "block" | "review"][] = [],
 ): Outcome => ({
+  at: 0,
   population,
   attack,
   payoff: true,

@@ -43,12 +43,25 @@ export function generate(
   budget: number,
   span: number,
   params?: Params,
+  /** Where a group starts (default: anywhere in the first 95% of the span; week.ts shapes it). */
+  startOf: (r: Rng, span: number) => number = (r, span) => r.next() * span * 0.95,
+  /**
+   * Whether a group's `early` events (an account made a day before, at a negative time) count
+   * back from the group's own start rather than from the span's: in a week an attack starting
+   * on day 5 made its accounts on day 4, not before day 1.
+   */
+  earlyFromStart = false,
 ): SimEvent[] {
   const events: SimEvent[] = [];
   for (let n = 0; events.length < budget && n <= budget * 4; n++) {
-    const start = r.next() * span * 0.95;
+    const start = startOf(r, span);
     // A group in time order; the last one is cut where the budget ends (a bot stops early).
-    const group = pop.group(r, n, start, span, params).filter((event) => event.at < span);
+    const group = pop
+      .group(r, n, start, span, params)
+      .map((event) =>
+        earlyFromStart && event.early && event.at < 0 ? { ...event, at: start + event.at } : event,
+      )
+      .filter((event) => event.at < span);
     group.sort((a, b) => a.at - b.at);
     for (const event of group.slice(0, budget - events.length)) {
       events.push({

@@ -4,7 +4,9 @@
  * ordinary people blocked at least once; per population; per rule (from the reasons each
  * answer gave), with the three ordinary populations each rule hurts most.
  */
+
 import type { Outcome } from "./driver.ts";
+import type { DayFigures } from "./week.ts";
 
 export type Tally = { events: number; blocked: number; reviewed: number; allowed: number };
 
@@ -36,6 +38,8 @@ export type ConfigurationFigures = {
   /** Per population; for an attack, over its payoff events (its recall). */
   populations: (Tally & { population: string; attack: boolean })[];
   rules: RuleFigures[];
+  /** A week's run (--days): the same, a row a day (week.ts). */
+  days?: DayFigures[];
 };
 
 const empty = (): Tally => ({ events: 0, blocked: 0, reviewed: 0, allowed: 0 });

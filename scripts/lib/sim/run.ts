@@ -8,6 +8,7 @@ import { HOUR, type SimEvent } from "./journey.ts";
 import { buildTraffic, type MixOptions, POPULATIONS } from "./mix.ts";
 import { type ConfigurationFigures, figuresOf } from "./report.ts";
 import { type Configuration, setUpMerchant, type Warden } from "./warden.ts";
+import { dayFiguresOf } from "./week.ts";
 
 /**
  * --template: a template key, `all` (every template at once), `rules` (every rule), `each`
@@ -59,7 +60,8 @@ export async function playConfiguration(
   i: number,
   progress: (done: number, total: number) => void = () => {},
 ): Promise<ConfigurationFigures> {
-  warden.clock.set(warden.clock.now() + (i === 0 ? 0 : mix.hours * HOUR + 24 * HOUR));
+  const hours = mix.days ? mix.days * 24 : mix.hours;
+  warden.clock.set(warden.clock.now() + (i === 0 ? 0 : hours * HOUR + 24 * HOUR));
   // The label goes into the merchant's email: a candidate's name may hold `=` or `.`.
   const label = `${config.name}-${i}`.replace(/[^A-Za-z0-9_-]/g, "_");
   const merchant = await setUpMerchant(warden, config, label);
@@ -67,7 +69,8 @@ export async function playConfiguration(
   const outcomes = await drive(warden, merchant, traffic, start, (done) =>
     progress(done, traffic.length),
   );
-  return figuresOf(config.name, outcomes, targetsOf(config));
+  const figures = figuresOf(config.name, outcomes, targetsOf(config));
+  return mix.days ? { ...figures, days: dayFiguresOf(outcomes, mix.days) } : figures;
 }
 
 export async function simulate(

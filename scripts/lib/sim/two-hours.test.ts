@@ -23,6 +23,7 @@ const outcome = (
   attack: boolean,
   decision: Outcome["decision"],
 ): Outcome => ({
+  at: 0,
   population,
   attack,
   payoff: true,

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { HOUR } from "./journey.ts";
+import { buildTraffic } from "./mix.ts";
+import { rng } from "./rng.ts";
+import { DAY, dayFiguresOf, dayTable, eventsPerDay, rhythmAt, rhythmicTime } from "./week.ts";
+
+const week = buildTraffic({ seed: 45, events: 4000, hours: 7 * 24, days: 7 });
+
+describe("a week of traffic (npm run simulate -- --days 7)", () => {
+  it("spreads over the seven days, the same for the same seed", () => {
+    const perDay = eventsPerDay(week, 7);
+    expect(perDay.every((n) => n > 0)).toBe(true);
+    expect(perDay.reduce((a, b) => a + b, 0)).toBe(week.length);
+    expect(week.length).toBeGreaterThan(3500);
+    const again = buildTraffic({ seed: 45, events: 4000, hours: 7 * 24, days: 7 });
+    expect(again.map((e) => [e.at, e.actor])).toEqual(week.map((e) => [e.at, e.actor]));
+  });
+
+  it("keeps the days before day 5 honest: no attack's payoff comes before it", () => {
+    const attacks = week.filter((e) => e.attack && e.payoff);
+    expect(attacks.length).toBeGreaterThan(500);
+    expect(Math.min(...attacks.map((e) => e.at))).toBeGreaterThanOrEqual(4 * DAY);
+    // An attack's own groundwork (an account made the day before) may come a day early, no more.
+    expect(Math.min(...week.filter((e) => e.attack).map((e) => e.at))).toBeGreaterThan(3 * DAY);
+    const later = buildTraffic({
+      seed: 45,
+      events: 2000,
+      hours: 7 * 24,
+      days: 7,
+      attackFromDay: 7,
+    });
+    const laterAttacks = later.filter((e) => e.attack && e.payoff).map((e) => e.at);
+    expect(Math.min(...laterAttacks)).toBeGreaterThanOrEqual(6 * DAY);
+  });
+
+  it("brings honest people by the day's rhythm: evenings busy, nights quiet, the weekend quieter", () => {
+    const honest = week.filter((e) => !e.attack && e.at >= 0);
+    const atHours = (from: number, to: number) =>
+      honest.filter((e) => {
+        const hour = Math.floor(e.at / HOUR) % 24;
+        return hour >= from && hour < to;
+      }).length;
+    expect(atHours(18, 21)).toBeGreaterThan(4 * atHours(2, 5));
+    const perDay = Array.from(
+      { length: 7 },
+      (_, d) => honest.filter((e) => Math.floor(e.at / DAY) === d).length,
+    );
+    const mean = (days: number[]) => days.reduce((a, b) => a + b, 0) / days.length;
+    const weekday = mean(perDay.slice(0, 3));
+    const weekend = mean(perDay.slice(5, 7));
+    expect(weekend).toBeLessThan(weekday * 0.9);
+  });
+
+  it("draws times by the rhythm: as many as it says, within the range asked", () => {
+    const r = rng(1);
+    const times = Array.from({ length: 20_000 }, () => rhythmicTime(r, 0, DAY));
+    expect(Math.min(...times)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...times)).toBeLessThan(DAY);
+    const at19 = times.filter((t) => Math.floor(t / HOUR) === 19).length;
+    const at3 = times.filter((t) => Math.floor(t / HOUR) === 3).length;
+    // 1.5 against 0.08 on Monday: about 19 times as many, within sampling noise.
+    expect(at19 / at3).toBeGreaterThan(12);
+    expect(at19 / at3).toBeLessThan(30);
+    expect(rhythmAt(19 * HOUR)).toBeCloseTo(1.5);
+    expect(rhythmAt(6 * DAY + 19 * HOUR)).toBeCloseTo(1.5 * 0.75);
+  });
+
+  it("tallies a day's attacks caught and honest events blocked and reviewed", () => {
+    const rows = dayFiguresOf(
+      [
+        { at: 1000, attack: false, payoff: true, decision: "allow" },
+        { at: 2000, attack: false, payoff: true, decision: "review" },
+        { at: DAY + 5, attack: false, payoff: true, decision: "block" },
+        { at: DAY + 6, attack: true, payoff: true, decision: "block" },
+        { at: DAY + 7, attack: true, payoff: true, decision: "allow" },
+        { at: DAY + 8, attack: true, payoff: false, decision: "allow" },
+      ],
+      2,
+    );
+    expect(rows).toEqual([
+      {
+        day: 1,
+        events: 2,
+        attacks: 0,
+        attacksCaught: 0,
+        ordinary: 2,
+        ordinaryBlocked: 0,
+        ordinaryReviewed: 1,
+      },
+      {
+        day: 2,
+        events: 4,
+        attacks: 2,
+        attacksCaught: 1,
+        ordinary: 1,
+        ordinaryBlocked: 1,
+        ordinaryReviewed: 0,
+      },
+    ]);
+    expect(dayTable(rows)).toContain("| 2 | 4 | 2 | 50.0% | 1 | 100.0% | 0.0% |");
+    expect(dayTable(rows)).toContain("| 1 | 2 | 0 | – | 2 | 0.0% | 50.0% |");
+  });
+});

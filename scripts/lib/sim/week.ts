@@ -1,0 +1,132 @@
+/**
+ * A week on a virtual clock (issue 45): `npm run simulate -- --days 7`. The same populations
+ * as the hour, with time shaped as a shop's week is:
+ * - honest people come by the rhythm of their day and week (few at night, most in the evening,
+ *   fewer at the weekend), so a spike has a quiet baseline to stand out from;
+ * - attacks start on `attackFromDay` (day 5 by default, 1-based) and run to the end, at any
+ *   hour: the days before are honest traffic only;
+ * - a group's own events keep their spacing (a person's signup, then their trial minutes
+ *   later): only where groups start is drawn from the rhythm.
+ * Day 1 starts on a Monday at 00:00 of simulated time.
+ */
+import { HOUR, type SimEvent } from "./journey.ts";
+import type { Rng } from "./rng.ts";
+
+export const DAY = 24 * HOUR;
+
+/** Honest traffic per hour of the day, relative (00:00 first): low at night, high at 19:00. */
+export const HOURLY = [
+  0.25, 0.15, 0.1, 0.08, 0.08, 0.12, 0.25, 0.45, 0.7, 0.9, 1, 1.1, 1.15, 1.1, 1, 1, 1.05, 1.2, 1.4,
+  1.5, 1.45, 1.2, 0.8, 0.45,
+] as const;
+
+/** Honest traffic per day of the week, relative (Monday first): a quieter weekend. */
+export const WEEKDAY = [1, 1, 1, 1.05, 1.1, 0.8, 0.75] as const;
+
+const PEAK = Math.max(...HOURLY) * Math.max(...WEEKDAY);
+
+/** How much honest traffic comes at `at` (ms of simulated time), relative to the week's mean hour. */
+export function rhythmAt(at: number): number {
+  const hour = Math.floor(at / HOUR);
+  return (HOURLY[((hour % 24) + 24) % 24] ?? 1) * (WEEKDAY[Math.floor(hour / 24) % 7] ?? 1);
+}
+
+/** A time in [from, to) drawn by the rhythm (rejection sampling: the same seed, the same time). */
+export function rhythmicTime(r: Rng, from: number, to: number): number {
+  for (;;) {
+    const at = from + r.next() * (to - from);
+    if (r.next() * PEAK < rhythmAt(at)) return at;
+  }
+}
+
+export type WeekOptions = {
+  days: number;
+  /** The day (1-based) the attacks start on; they run to the end of the week. */
+  attackFromDay?: number;
+};
+
+export const ATTACK_FROM_DAY = 5;
+
+/** Where a group of a population starts in the week: by the rhythm, or in the attack days. */
+export function weekStart(week: WeekOptions, attack: boolean): (r: Rng, span: number) => number {
+  const from = ((week.attackFromDay ?? ATTACK_FROM_DAY) - 1) * DAY;
+  if (from < 0 || from >= week.days * DAY)
+    throw new Error(`the attacks start on day ${week.attackFromDay}, outside ${week.days} days`);
+  return attack
+    ? (r, span) => from + r.next() * (span - from) * 0.97
+    : (r, span) => rhythmicTime(r, 0, span * 0.99);
+}
+
+/** The day (1-based) an event of the week falls on. */
+export const dayOf = (at: number) => Math.max(1, Math.floor(at / DAY) + 1);
+
+export type DayFigures = {
+  day: number;
+  events: number;
+  /** Attack payoff events, and those blocked or reviewed. */
+  attacks: number;
+  attacksCaught: number;
+  ordinary: number;
+  ordinaryBlocked: number;
+  ordinaryReviewed: number;
+};
+
+/** Per day of the week: attacks caught, honest events blocked and reviewed. */
+export function dayFiguresOf(
+  outcomes: readonly {
+    at: number;
+    attack: boolean;
+    payoff: boolean;
+    decision: "allow" | "review" | "block";
+  }[],
+  days: number,
+): DayFigures[] {
+  const table: DayFigures[] = Array.from({ length: days }, (_, i) => ({
+    day: i + 1,
+    events: 0,
+    attacks: 0,
+    attacksCaught: 0,
+    ordinary: 0,
+    ordinaryBlocked: 0,
+    ordinaryReviewed: 0,
+  }));
+  for (const o of outcomes) {
+    const row = table[Math.min(days, dayOf(o.at)) - 1];
+    if (!row) continue;
+    row.events++;
+    if (o.attack) {
+      if (!o.payoff) continue;
+      row.attacks++;
+      if (o.decision !== "allow") row.attacksCaught++;
+    } else {
+      row.ordinary++;
+      if (o.decision === "block") row.ordinaryBlocked++;
+      else if (o.decision === "review") row.ordinaryReviewed++;
+    }
+  }
+  return table;
+}
+
+/** The week's table, one row a day (markdown). */
+export function dayTable(rows: readonly DayFigures[]): string {
+  const pct = (part: number, whole: number) =>
+    whole === 0 ? "–" : `${((100 * part) / whole).toFixed(1)}%`;
+  return [
+    "| day | events | attack payoffs | caught | ordinary | blocked | reviewed |",
+    "|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (d) =>
+        `| ${d.day} | ${d.events} | ${d.attacks} | ${pct(d.attacksCaught, d.attacks)} | ${d.ordinary} | ${pct(d.ordinaryBlocked, d.ordinary)} | ${pct(d.ordinaryReviewed, d.ordinary)} |`,
+    ),
+  ].join("\n");
+}
+
+/** The events of the traffic on each day (for a check that the rhythm and the attack day hold). */
+export function eventsPerDay(traffic: readonly SimEvent[], days: number): number[] {
+  const counts = Array.from({ length: days }, () => 0);
+  for (const event of traffic) {
+    const day = Math.min(days, dayOf(event.at)) - 1;
+    counts[day] = (counts[day] ?? 0) + 1;
+  }
+  return counts;
+}

@@ -8,7 +8,7 @@ import { HOUR, type SimEvent } from "./journey.ts";
 import { generate, type Population } from "./population.ts";
 import { ORDINARY } from "./populations.ts";
 import { rng } from "./rng.ts";
-import { DAY, weekStart } from "./week.ts";
+import { DAY, returnVisits, weekStart } from "./week.ts";
 import { worldOf } from "./worlds.ts";
 
 export type MixOptions = {
@@ -76,6 +76,7 @@ export function buildTraffic(options: MixOptions): SimEvent[] {
         );
     }
   }
+  if (week) events.push(...returnVisits(root.fork("returns"), events, span));
   // Stable: equal times keep each population's own order.
   return events
     .map((event, i) => ({ event, i }))

@@ -51,6 +51,26 @@ describe("a week of traffic (npm run simulate -- --days 7)", () => {
     expect(weekend).toBeLessThan(weekday * 0.9);
   });
 
+  it("brings a third of honest people back on later days, to log in and buy, never to sign up again", () => {
+    const days = new Map<string, Set<number>>();
+    const types = new Map<string, string[]>();
+    for (const e of week.filter((e) => !e.attack && e.at >= 0)) {
+      days.set(e.actor, (days.get(e.actor) ?? new Set()).add(Math.floor(e.at / DAY)));
+      types.set(e.actor, [...(types.get(e.actor) ?? []), e.screen.type]);
+    }
+    const people = [...days.keys()].filter((a) => types.get(a)?.some((t) => t !== "request"));
+    const back = people.filter((a) => (days.get(a)?.size ?? 0) > 1);
+    expect(back.length / people.length).toBeGreaterThan(0.2);
+    expect(back.length / people.length).toBeLessThan(0.5);
+    const returned = week.filter(
+      (e) =>
+        !e.attack &&
+        back.includes(e.actor) &&
+        Math.floor(e.at / DAY) > Math.min(...(days.get(e.actor) ?? [0])),
+    );
+    expect(new Set(returned.map((e) => e.screen.type))).toEqual(new Set(["login", "checkout"]));
+  });
+
   it("draws times by the rhythm: as many as it says, within the range asked", () => {
     const r = rng(1);
     const times = Array.from({ length: 20_000 }, () => rhythmicTime(r, 0, DAY));

@@ -6,10 +6,11 @@
  * - attacks start on `attackFromDay` (day 5 by default, 1-based) and run to the end, at any
  *   hour: the days before are honest traffic only;
  * - a group's own events keep their spacing (a person's signup, then their trial minutes
- *   later): only where groups start is drawn from the rhythm.
+ *   later): only where groups start is drawn from the rhythm;
+ * - a third of honest people come back on later days (returnVisits).
  * Day 1 starts on a Monday at 00:00 of simulated time.
  */
-import { HOUR, type SimEvent } from "./journey.ts";
+import { HOUR, MINUTE, type SimEvent } from "./journey.ts";
 import type { Rng } from "./rng.ts";
 
 export const DAY = 24 * HOUR;
@@ -55,6 +56,53 @@ export function weekStart(week: WeekOptions, attack: boolean): (r: Rng, span: nu
   return attack
     ? (r, span) => from + r.next() * (span - from) * 0.97
     : (r, span) => rhythmicTime(r, 0, span * 0.99);
+}
+
+/** Share of honest people who come back on later days, and how many times at most. */
+export const RETURNING = 0.35;
+const MAX_RETURNS = 3;
+
+/**
+ * People coming back: a share of the honest actors return on 1-3 later days, each time a login
+ * at an hour the rhythm gives, then half the time a checkout a few minutes later, from the same
+ * device, address and card as their last form event (a returning customer who kept their laptop).
+ * Nothing they did once (a signup, a trial, a referral) happens again.
+ */
+export function returnVisits(r: Rng, honest: readonly SimEvent[], span: number): SimEvent[] {
+  const last = new Map<string, SimEvent>();
+  for (const event of honest) {
+    if (!event.attack && event.screen.type !== "request" && event.at >= 0)
+      last.set(event.actor, event);
+  }
+  const visits: SimEvent[] = [];
+  for (const seen of last.values()) {
+    if (!r.chance(RETURNING)) continue;
+    let day = Math.floor(seen.at / DAY);
+    for (let k = r.int(1, MAX_RETURNS); k > 0; k--) {
+      day += r.int(1, 2);
+      if ((day + 1) * DAY > span) break;
+      const at = rhythmicTime(r, day * DAY, (day + 1) * DAY);
+      const { card_fingerprint, ...screen } = seen.screen;
+      const visit = (type: "login" | "checkout", when: number, extra = {}): SimEvent => ({
+        ...seen,
+        at: when,
+        early: undefined,
+        history: undefined,
+        payoff: true,
+        screen: { ...screen, ...extra, type },
+      });
+      visits.push(visit("login", at));
+      if (r.chance(0.5))
+        visits.push(
+          visit("checkout", at + r.int(2, 15) * MINUTE, {
+            amount: r.int(9, 99) * 100,
+            currency: "usd",
+            ...(card_fingerprint ? { card_fingerprint } : {}),
+          }),
+        );
+    }
+  }
+  return visits;
 }
 
 /** The day (1-based) an event of the week falls on. */

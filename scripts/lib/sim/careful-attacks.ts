@@ -5,7 +5,7 @@
  * hosting provider spread over its /24s, each signup with a browser.
  */
 import { fakeActor, run } from "./attacker.ts";
-import { browsing, eventOf, MINUTE, type SimEvent } from "./journey.ts";
+import { browsing, eventOf, HOUR, MINUTE, type SimEvent } from "./journey.ts";
 import { HETZNER } from "./networks.ts";
 import type { Population } from "./population.ts";
 import { card, nameOf } from "./world.ts";
@@ -37,6 +37,7 @@ export const cardFarm: Population = {
 
 /** How long before the hour the ring's referrers signed up: about a day. */
 export const REFERRER_AGE_HOURS: readonly [number, number] = [18, 30];
+const DAY = 24 * HOUR;
 
 /**
  * A ring that ages its referrers: 2-4 accounts made the day before (each its own device and
@@ -50,15 +51,23 @@ export const agedReferralRing: Population = {
   about:
     "referral ring with aged referrers: 2-4 accounts made 18-30 h before, then 3-5 fresh accounts each (new devices, rotating residential proxies) naming them",
   targetedBy: ["template_fake_viral_growth_prevention"],
-  group(r, n, start) {
-    const [youngest, oldest] = REFERRER_AGE_HOURS;
+  group(r, n, start, _span, params) {
+    // A week (week.ts) ages them for days and has each log in once a day meanwhile.
+    const youngest = params?.referrer_age_hours_min ?? REFERRER_AGE_HOURS[0];
+    const oldest = params?.referrer_age_hours_max ?? REFERRER_AGE_HOURS[1];
     const referrers = Array.from({ length: r.int(2, 4) }, (_, k) =>
       fakeActor(this, r, `${n}_referrer${k}`, { typing: "human" }),
     );
-    const events: SimEvent[] = referrers.map((referrer) => ({
-      ...eventOf(r, referrer, "signup", -r.int(youngest * 60, oldest * 60) * MINUTE),
-      early: true,
-    }));
+    const events: SimEvent[] = referrers.flatMap((referrer) => {
+      const made = -r.int(youngest * 60, oldest * 60) * MINUTE;
+      const logins = params?.referrer_daily_logins
+        ? Array.from({ length: Math.floor(-made / DAY) }, (_, day) => ({
+            ...eventOf(r, referrer, "login", made + (day + 1) * DAY - r.int(0, 120) * MINUTE),
+            early: true,
+          }))
+        : [];
+      return [{ ...eventOf(r, referrer, "signup", made), early: true }, ...logins];
+    });
     const order = referrers.flatMap((referrer) =>
       Array.from({ length: r.int(3, 5) }, () => referrer),
     );

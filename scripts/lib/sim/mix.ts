@@ -5,10 +5,10 @@
  */
 import { ATTACKS } from "./attacks.ts";
 import { HOUR, type SimEvent } from "./journey.ts";
-import { generate, type Population } from "./population.ts";
+import { generate, type Params, type Population } from "./population.ts";
 import { ORDINARY } from "./populations.ts";
 import { rng } from "./rng.ts";
-import { DAY, returnVisits, weekStart } from "./week.ts";
+import { DAY, returnVisits, WEEK_PARAMS, weekStart } from "./week.ts";
 import { worldOf } from "./worlds.ts";
 
 export type MixOptions = {
@@ -33,6 +33,15 @@ export type MixOptions = {
 
 export const POPULATIONS: readonly Population[] = [...ORDINARY, ...ATTACKS];
 
+/** A week's settings under the world's own (a world that sets one keeps it). */
+function withWeekParams(params: Readonly<Record<string, Params>>): Record<string, Params> {
+  const merged: Record<string, Params> = { ...params };
+  for (const [name, values] of Object.entries(WEEK_PARAMS)) {
+    merged[name] = { ...values, ...params[name] };
+  }
+  return merged;
+}
+
 export function buildTraffic(options: MixOptions): SimEvent[] {
   const week = options.days
     ? { days: options.days, attackFromDay: options.attackFromDay }
@@ -41,7 +50,7 @@ export function buildTraffic(options: MixOptions): SimEvent[] {
   const attackShare = options.attackShare ?? 0.25;
   const chosen = worldOf(options.world ?? "default");
   const world = chosen.shares as Record<string, number>;
-  const params = chosen.params ?? {};
+  const params = week ? withWeekParams(chosen.params ?? {}) : (chosen.params ?? {});
   const weight = (pop: Population) =>
     options.only && !options.only.includes(pop.name)
       ? 0

@@ -20,8 +20,8 @@ describe("a week of traffic (npm run simulate -- --days 7)", () => {
     const attacks = week.filter((e) => e.attack && e.payoff);
     expect(attacks.length).toBeGreaterThan(500);
     expect(Math.min(...attacks.map((e) => e.at))).toBeGreaterThanOrEqual(4 * DAY);
-    // An attack's own groundwork (an account made the day before) may come a day early, no more.
-    expect(Math.min(...week.filter((e) => e.attack).map((e) => e.at))).toBeGreaterThan(3 * DAY);
+    // An attack's own groundwork (an aged referrer's signup and logins) comes days early.
+    expect(Math.min(...week.filter((e) => e.attack).map((e) => e.at))).toBeGreaterThan(0);
     const later = buildTraffic({
       seed: 45,
       events: 2000,
@@ -69,6 +69,30 @@ describe("a week of traffic (npm run simulate -- --days 7)", () => {
         Math.floor(e.at / DAY) > Math.min(...(days.get(e.actor) ?? [0])),
     );
     expect(new Set(returned.map((e) => e.screen.type))).toEqual(new Set(["login", "checkout"]));
+  });
+
+  it("ages a referral ring's referrers for days, each logging in once a day, before they are named", () => {
+    const ring = week.filter((e) => e.population === "aged_referral_ring");
+    const named = new Map<string, number>();
+    for (const e of ring) {
+      const referrer = e.screen.referrer_user_id;
+      if (referrer && !named.has(referrer)) named.set(referrer, e.at);
+    }
+    expect(named.size).toBeGreaterThan(3);
+    for (const [userId, firstNamed] of named) {
+      const own = ring.filter((e) => e.screen.user_id === userId);
+      const signup = own.find((e) => e.screen.type === "signup");
+      expect(signup).toBeDefined();
+      const age = firstNamed - (signup?.at ?? 0);
+      expect(age).toBeGreaterThan(47 * HOUR);
+      expect(age).toBeLessThan(97 * HOUR);
+      const logins = own.filter((e) => e.screen.type === "login");
+      expect(logins.every((e) => e.at > (signup?.at ?? 0) && e.at < firstNamed)).toBe(true);
+      expect(logins.length).toBeGreaterThanOrEqual(2);
+    }
+    // The hour keeps its ring as it was: referrers made 18-30 h before, no logins.
+    const hour = buildTraffic({ seed: 45, events: 2000, hours: 1, only: ["aged_referral_ring"] });
+    expect(hour.some((e) => e.screen.type === "login")).toBe(false);
   });
 
   it("draws times by the rhythm: as many as it says, within the range asked", () => {

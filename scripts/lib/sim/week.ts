@@ -40,6 +40,18 @@ export function rhythmicTime(r: Rng, from: number, to: number): number {
   }
 }
 
+/**
+ * Populations' settings in a week (population.ts Params): the aged referral ring makes its
+ * referrers 2-4 days before it starts, and each logs in once a day meanwhile.
+ */
+export const WEEK_PARAMS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  aged_referral_ring: {
+    referrer_age_hours_min: 48,
+    referrer_age_hours_max: 96,
+    referrer_daily_logins: 1,
+  },
+};
+
 export type WeekOptions = {
   days: number;
   /** The day (1-based) the attacks start on; they run to the end of the week. */

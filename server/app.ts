@@ -140,6 +140,7 @@ export async function buildApp(
     webhookEndpointsPerAccount: config.webhookEndpointsPerAccount,
     webhookDeliveryRetentionDays: config.webhookDeliveryRetentionDays,
     collectTokensPerKey: config.collectTokensPerKey,
+    alertsEveryMs: config.alertsEverySeconds * 1000,
     log: app.log,
     now: options.now ?? (() => new Date()),
   });
@@ -148,6 +149,8 @@ export async function buildApp(
   if (options.runStripeActions !== false) services.stripeActions.start();
   services.outbox.start();
   services.webhooks.start();
+  services.rollups.start();
+  services.alerts.start();
   const housekeeping = setInterval(() => void purge(), HOUSEKEEPING_MS);
   housekeeping.unref();
   async function purge() {
@@ -166,6 +169,8 @@ export async function buildApp(
     services.backtest.stop();
     await services.stripeActions.stop();
     await services.outbox.stop();
+    await services.alerts.stop();
+    await services.rollups.stop();
     await services.webhooks.stop();
     await changes.close();
     if (!options.database) await database.close();

@@ -110,6 +110,13 @@ const ZEnv = z.object({
     .int("must be a whole number")
     .min(1, "must be at least 1")
     .default(20_000),
+  /** How often the alerts merchants set are measured (issue 45). */
+  ALERTS_EVERY_SECONDS: z.coerce
+    .number({ message: "must be a number of seconds" })
+    .int("must be a whole number")
+    .min(5, "must be from 5 to 3600")
+    .max(3600, "must be from 5 to 3600")
+    .default(60),
   /** The most decision webhook endpoints one account may add. */
   WEBHOOK_ENDPOINTS_PER_ACCOUNT: z.coerce
     .number({ message: "must be a number of endpoints" })
@@ -164,6 +171,8 @@ export type Config = {
   /** Browser collects per publishable key and IP per minute, per instance. */
   collectRateLimit: number;
   collectTokensPerKey: number;
+  /** Seconds between two measurements of the alerts (ALERTS_EVERY_SECONDS). */
+  alertsEverySeconds: number;
   /** Decision webhooks may go to private addresses (WEBHOOKS_ALLOW_PRIVATE). */
   webhooksAllowPrivate: boolean;
   /** Decision webhook endpoints an account may add (WEBHOOK_ENDPOINTS_PER_ACCOUNT). */
@@ -212,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     screenRateLimit: e.SCREEN_RATE_LIMIT,
     collectRateLimit: e.COLLECT_RATE_LIMIT,
     collectTokensPerKey: e.COLLECT_TOKENS_PER_KEY,
+    alertsEverySeconds: e.ALERTS_EVERY_SECONDS,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
     webhookEndpointsPerAccount: e.WEBHOOK_ENDPOINTS_PER_ACCOUNT,
     metricsToken: e.METRICS_TOKEN,

@@ -5,6 +5,9 @@
  * labels, review), Stripe, screening.
  */
 import { createMetrics } from "./lib/metrics.ts";
+import { createAlertsRepository } from "./modules/alerts/alerts.repository.ts";
+import { createAlertsService } from "./modules/alerts/alerts.service.ts";
+import { createBaselinesRepository } from "./modules/baselines/baselines.repository.ts";
 import { createHealthRepository } from "./modules/health/health.repository.ts";
 import { createHousekeepingService } from "./modules/housekeeping/housekeeping.service.ts";
 import { createEndUsersRepository } from "./modules/privacy/end-users.repository.ts";
@@ -24,6 +27,7 @@ import { createStripeActionsRepository } from "./modules/stripe/actions/stripe-a
 import { createTransactionsRepository } from "./modules/transactions/transactions.repository.ts";
 import { createTransactionsService } from "./modules/transactions/transactions.service.ts";
 import { endUserErasedEvent } from "./modules/webhooks/decision-events.ts";
+import { createWebhookSender } from "./modules/webhooks/webhook-sender.ts";
 import { wireAccountData } from "./wiring/account-data.ts";
 import { wireAccounts } from "./wiring/accounts.ts";
 import { wireDecisions } from "./wiring/decisions.ts";
@@ -51,6 +55,22 @@ export function createServices(deps: ServiceDeps) {
   const stripe = wireStripe(deps, { ...policy, ...decisions, actionsRepo, metrics });
   const { screeningRepo, ...screening } = wireScreening(deps, { ...policy, ...decisions, metrics });
   const { events: _events, digestKeyOf: _digestKeyOf, ...decided } = decisions;
+  const baselines = createBaselinesRepository(deps.sql);
+  // Alerts a merchant sets (issue 45), on the baseline the screenings above keep.
+  const alerts = createAlertsService({
+    repo: createAlertsRepository(prisma),
+    baselines,
+    rollups: screening.rollups,
+    encryptor: deps.encryptor,
+    events: decisions.webhooks.outbox,
+    mailKick: () => void accounts.outbox.flush().catch(() => {}),
+    send: createWebhookSender({ allowPrivate: deps.webhooksAllowPrivate ?? false }),
+    allowPrivate: deps.webhooksAllowPrivate ?? false,
+    publicUrl: deps.publicUrl,
+    now,
+    log: deps.log,
+    everyMs: deps.alertsEveryMs,
+  });
   const retention = createRetentionService({
     repo: createRetentionRepository(prisma),
     ruleSettings: policy.ruleSettings,
@@ -67,6 +87,7 @@ export function createServices(deps: ServiceDeps) {
     ...stripe,
     ...screening,
     metrics,
+    alerts,
     transactions: createTransactionsService(createTransactionsRepository(prisma), now),
     housekeeping: createHousekeepingService({
       auth: accounts.auth,
@@ -76,6 +97,7 @@ export function createServices(deps: ServiceDeps) {
       webhooks: decisions.webhooks,
       audit: accounts.audit,
       retention,
+      baselines,
       retentionDays: deps.screening.retentionDays,
       webhookRetentionDays: deps.webhookDeliveryRetentionDays,
       now,

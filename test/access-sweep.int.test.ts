@@ -54,6 +54,7 @@ const NOT_OPERATIONS = new Set([
 /** Valid bodies for the routes that name a thing and take a body (the 404 sweep). */
 const VALID_BODIES: Record<string, unknown> = {
   "PUT /api/team/members/:user_id": { role: "analyst" },
+  "PUT /api/alerts/:id": { name: "swept", metric: "block_rate", threshold: 5 },
 };
 /** Changes who is in the account: swept after everything else. */
 const LAST = new Set(["team.leave", "POST /api/team/leave", "team.transferOwnership"]);
@@ -127,6 +128,11 @@ describe.each(DB_KINDS)("access sweep on %s", (kind) => {
       data: { accountId: owner.accountId, version: 1, weights: {}, status: "proposed" },
     });
     ids.model = model.id;
+    // One of the account's default alerts.
+    const alert = await t.prisma.alertRule.findFirstOrThrow({
+      where: { accountId: owner.accountId },
+    });
+    ids.alert = alert.id;
   }, 120_000);
   afterAll(async () => {
     console.log(
@@ -144,6 +150,7 @@ describe.each(DB_KINDS)("access sweep on %s", (kind) => {
     if (url.includes("/team/members/")) return ids.member ?? "";
     if (url.includes("/team/invites/")) return ids.invite ?? "";
     if (url.includes("/scoring/models/")) return ids.model ?? "";
+    if (url.includes("/alerts/")) return ids.alert ?? "";
     return ids.screening ?? "";
   }
 
@@ -274,7 +281,10 @@ describe.each(DB_KINDS)("access sweep on %s", (kind) => {
     const keysBefore = await t.prisma.apiKey.count({
       where: { accountId: owner.accountId, revokedAt: null },
     });
-    const headers = { authorization: `Bearer ${other.token}` };
+    // A fresh session: each call above moved the clock an hour, past the first one's lifetime.
+    const otherUser = await t.prisma.user.findUniqueOrThrow({ where: { email: other.email } });
+    const { token } = await t.app.services.sessions.create(otherUser.id, other.accountId);
+    const headers = { authorization: `Bearer ${token}` };
     for (const row of named) {
       // A valid body, so the answer is about the id, not the input.
       const body = JSON.stringify(VALID_BODIES[`${row.method} ${row.url}`] ?? {});

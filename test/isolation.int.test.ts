@@ -160,6 +160,16 @@ const INPUTS: Record<string, unknown> = {
   "webhooks.endpointLimit": undefined,
   "webhooks.deliveries": undefined,
   "webhooks.resend": { id: "set in beforeAll" },
+  "alerts.list": undefined,
+  "alerts.events": undefined,
+  "alerts.create": { name: "B alert", metric: "block_rate", threshold: 5 },
+  // A's alert: 404 for B.
+  "alerts.update": {
+    id: "set in beforeAll",
+    alert: { name: "B", metric: "block_rate", threshold: 1 },
+  },
+  "alerts.remove": { id: "set in beforeAll" },
+  "alerts.test": { id: "set in beforeAll" },
   "scoreModels.list": undefined,
   "scoreModels.propose": undefined,
   // A's proposal, filled in once it exists: B must not be able to adopt it.
@@ -306,6 +316,17 @@ describe.each(DB_KINDS)("isolation sweep on %s", (kind) => {
     INPUTS["webhooks.removeEndpoint"] = { id: endpoint.id };
     INPUTS["webhooks.enableEndpoint"] = { id: endpoint.id };
     INPUTS["webhooks.resend"] = { id: delivery.id };
+    const alert = await a.browser.mutate<{ id: string }>("alerts.create", {
+      name: "A-secret alert",
+      metric: "rule_hits",
+      rule: "rule_high_risk",
+      threshold: 3,
+      slack_url: "https://8.8.8.8/a-secret-slack",
+    });
+    if (!alert.ok) throw new Error("A's alert was not created");
+    for (const path of ["alerts.update", "alerts.remove", "alerts.test"]) {
+      INPUTS[path] = { ...(INPUTS[path] as object), id: alert.data.id };
+    }
     // A's own weights: version 1 in force, version 2 proposed.
     const [aAdopted, aProposed] = await Promise.all(
       [1, 2].map((version) =>

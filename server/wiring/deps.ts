@@ -38,6 +38,8 @@ export type ServiceDeps = {
   webhookDeliveryRetentionDays?: number;
   /** Collector tokens kept per publishable key (default TOKENS_PER_KEY). */
   collectTokensPerKey?: number;
+  /** How often alerts are measured (ms, default a minute; ALERTS_EVERY_SECONDS). */
+  alertsEveryMs?: number;
   log: {
     info(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;

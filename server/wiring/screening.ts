@@ -10,6 +10,7 @@ import { createKeyTags } from "../modules/api-keys/key-tag.ts";
 import { createBacktestRepository } from "../modules/backtest/backtest.repository.ts";
 import { createBacktestService } from "../modules/backtest/backtest.service.ts";
 import { backtestInChildProcess } from "../modules/backtest/backtest-child.ts";
+import { createRollups } from "../modules/baselines/rollups.ts";
 import { createCollectorService, TOKENS_PER_KEY } from "../modules/collector/collector.service.ts";
 import { createCollectorTokensRepository } from "../modules/collector/collector-tokens.repository.ts";
 import { createPerMinuteService } from "../modules/live/per-minute.service.ts";
@@ -38,6 +39,9 @@ export function wireScreening(
     Pick<DecisionServices, "events" | "digestKeyOf" | "live"> & { metrics: Metrics },
 ) {
   const { prisma, changes, encryptor, log, now } = deps;
+  // The account's baseline (issue 45): every committed screening added in memory, stored every
+  // few seconds off the screening's path.
+  const rollups = createRollups({ sql: deps.sql, log });
   const screeningRepo = createScreeningRepository(prisma, deps.screeningSql);
   const apiKeys = createApiKeysService({
     repo: createApiKeysRepository(prisma),
@@ -59,6 +63,7 @@ export function wireScreening(
   });
   return {
     screeningRepo,
+    rollups,
     apiKeys,
     collector,
     screening: createScreeningService({
@@ -68,7 +73,10 @@ export function wireScreening(
         metrics.screeningBatch,
         events.screening,
         events.screeningStored,
-        (accountId) => live.changed(accountId, "screenings"),
+        (row) => {
+          live.changed(row.accountId, "screenings");
+          rollups.add(row);
+        },
       ),
       policy,
       now,

@@ -11,6 +11,9 @@ export const WEBHOOK_EVENTS = [
   "label.created",
   /** An end user's data was erased (POST /api/v1/end-users/erase or the console): ids and counts only. */
   "end_user.erased",
+  /** An alert the merchant set fired, or its series came back (shared/schemas/alerts.ts). */
+  "alert.fired",
+  "alert.resolved",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 

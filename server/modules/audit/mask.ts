@@ -3,7 +3,7 @@
  * a secret, or a value shaped like one of our keys or Stripe's), everything else as it was.
  * Pure.
  */
-const SECRET_NAME = /secret|password|token|(^|_)key$|apiKey|signing/i;
+const SECRET_NAME = /secret|password|token|(^|_)key$|apiKey|signing|slack_url/i;
 const SECRET_VALUE = /^(wdn_(sk|pk)_|sk_(live|test)_|rk_(live|test)_|whsec_)/;
 
 /** "••••1a2b": enough to tell two secrets apart, never enough to use one. */

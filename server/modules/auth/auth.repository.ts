@@ -1,6 +1,8 @@
 /** The only code that touches Prisma for users, sessions and emailed tokens. */
+
 import { ACCOUNT_NAME } from "../../db/account-name.ts";
 import type { EmailTokenPurpose, Prisma, PrismaClient } from "../../db/generated/client.ts";
+import { defaultAlertRows } from "../alerts/alerts.entry.ts";
 
 /** What a session is checked with: its user and the user's memberships, oldest first. */
 const SESSION_USER = {
@@ -44,6 +46,7 @@ export function createAuthRepository(prisma: PrismaClient) {
           await tx.membership.create({
             data: { accountId: user.accountId, userId: user.id, role: "owner" },
           });
+          await tx.alertRule.createMany({ data: defaultAlertRows(user.accountId) });
           return user;
         });
       } catch (error) {
@@ -57,6 +60,7 @@ export function createAuthRepository(prisma: PrismaClient) {
       return prisma.$transaction(async (tx) => {
         const account = await tx.account.create({ data: { name }, select: { id: true } });
         await tx.membership.create({ data: { accountId: account.id, userId, role: "owner" } });
+        await tx.alertRule.createMany({ data: defaultAlertRows(account.id) });
         return account.id;
       });
     },

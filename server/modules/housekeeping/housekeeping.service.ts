@@ -14,6 +14,7 @@
 import { RETENTION } from "../../../shared/privacy/retention.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { AuthService } from "../auth/auth.service.ts";
+import type { BaselinesRepository } from "../baselines/baselines.repository.ts";
 import type { CollectorService } from "../collector/collector.service.ts";
 import type { RetentionService } from "../retention/retention.service.ts";
 import type { ScreeningRepository } from "../screening/screening.repository.ts";
@@ -42,6 +43,8 @@ export function createHousekeepingService(deps: {
     RetentionService,
     "clearChargePersonal" | "clearLabelNotes" | "purgeEndedAllowEntries"
   >;
+  /** The baseline's buckets past their keeping (two days of 5-minute ones, five weeks of hours). */
+  baselines?: Pick<BaselinesRepository, "purge">;
   /** Days a screening is kept where its account set none (SCREENING_RETENTION_DAYS). */
   retentionDays: number;
   /** Days a delivered or failed webhook delivery is kept where its account set none. */
@@ -96,6 +99,9 @@ export function createHousekeepingService(deps: {
       const allowEntries = retention
         ? await drain((n) => retention.purgeEndedAllowEntries(now, n))
         : 0;
+      const baselines = deps.baselines;
+      const nowMinute = Math.floor(now.getTime() / 60_000);
+      const baselineBuckets = baselines ? await drain((n) => baselines.purge(nowMinute, n)) : 0;
       return {
         sessions,
         tokens,
@@ -108,6 +114,7 @@ export function createHousekeepingService(deps: {
         chargesCleared,
         labelNotes,
         allowEntries,
+        baselineBuckets,
       };
     },
   };

@@ -205,8 +205,8 @@ export function createScreeningBatches(
   eventOf?: ScreeningEventOf,
   /** Told after a write that stored decision events committed (wakes the webhooks worker). */
   eventsStored?: () => void,
-  /** Told of each screening's account once it is committed (the console's live pages). */
-  stored?: (accountId: string) => void,
+  /** Told of each screening once it is committed (the console's live pages, the baseline). */
+  stored?: (row: StoredScreening) => void,
 ) {
   /** Judged and not yet known to be committed, by id, oldest first. */
   const unseen = new Map<string, StoredScreening>();
@@ -219,7 +219,7 @@ export function createScreeningBatches(
   function written(batch: readonly Writing[]) {
     for (const w of batch) {
       unseen.delete(w.id);
-      stored?.(w.row.accountId);
+      stored?.(w.row);
       try {
         w.resolve(w.answer());
       } catch (error) {

@@ -5,6 +5,8 @@
  * request's own headers say, and the inputs and probes the backtest replays an event through.
  * Pure functions and their types only; screening's use cases are in its services.
  */
+
+export type { StoredScreening } from "./batch-rows.ts";
 export { collectRequestOf, type Headers } from "./features/collect-request.ts";
 export {
   createDigestKeys,

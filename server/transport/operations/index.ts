@@ -7,6 +7,7 @@
  */
 import type { AccessRule, Operation } from "../operation.ts";
 import { backtest, dashboard, screenings, stripe } from "./activity.ts";
+import { alerts } from "./alerts.ts";
 import { auth, waitlist } from "./auth.ts";
 import { chargesApi, endUsersApi, labelsApi, screening, screeningsApi } from "./backend.ts";
 import { collect } from "./collect.ts";
@@ -35,6 +36,7 @@ export const AREAS = {
   ruleSettings,
   apiKeys,
   webhooks,
+  alerts,
   scoreModels,
   scoreThresholds,
   team,

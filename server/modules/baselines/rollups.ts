@@ -1,0 +1,113 @@
+/**
+ * The account's baseline kept from memory (issue 45): each committed screening adds to its
+ * series in a map (O(1), on no statement's path), and every few seconds one statement adds the
+ * map to `SeriesCount`, a 5-minute bucket and an hour per key. Additions, never overwrites, so
+ * instances sharing a database add up. A flush that fails keeps its counts for the next one;
+ * a kill -9 loses at most the last few seconds of counts (a baseline, not a record: the
+ * screenings themselves are stored by their own statement).
+ */
+import type { SqlRunner } from "../../db/sql-runner.ts";
+import type { StoredScreening } from "../screening/screening.entry.ts";
+import { additionsOf, bucketOf, SPANS } from "./series.ts";
+
+const FLUSH_MS = 5_000;
+/** Past this many pending cells a flush starts at once. */
+const FLUSH_AT = 20_000;
+/** Cells kept across failed flushes at most; beyond it the oldest counts are dropped (logged). */
+const KEEP_AT_MOST = 500_000;
+
+const UPSERT = `INSERT INTO "SeriesCount" ("accountId", "series", "key", "at", "span", "n")
+SELECT x.a, x.s, x.k, x.at, x.span, x.n
+FROM jsonb_to_recordset($1::jsonb) AS x(a text, s text, k text, at int, span int, n bigint)
+WHERE EXISTS (SELECT 1 FROM "Account" WHERE "id" = x.a)
+ORDER BY x.a, x.s, x.span, x.k, x.at
+ON CONFLICT ("accountId", "series", "span", "key", "at")
+DO UPDATE SET "n" = "SeriesCount"."n" + EXCLUDED."n"`;
+
+type Cell = { a: string; s: string; k: string; at: number; span: number; n: number };
+
+export function createRollups({
+  sql,
+  log,
+  flushMs = FLUSH_MS,
+}: {
+  sql: Pick<SqlRunner, "query">;
+  log: { warn(obj: object, msg: string): void };
+  flushMs?: number;
+}) {
+  let pending = new Map<string, Cell>();
+  let flushing: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  function addCell(a: string, s: string, k: string, at: number, span: number, n: number) {
+    const id = `${a}\u0000${s}\u0000${k}\u0000${span}\u0000${at}`;
+    const cell = pending.get(id);
+    if (cell) cell.n += n;
+    else pending.set(id, { a, s, k, at, span, n });
+  }
+
+  async function flushOnce(): Promise<void> {
+    if (pending.size === 0) return;
+    const cells = pending;
+    pending = new Map();
+    try {
+      await sql.query(UPSERT, [JSON.stringify([...cells.values()])]);
+    } catch (error) {
+      // Kept for the next flush, added to what came meanwhile.
+      for (const c of cells.values()) addCell(c.a, c.s, c.k, c.at, c.span, c.n);
+      if (pending.size > KEEP_AT_MOST) {
+        log.warn({ cells: pending.size }, "baseline counts dropped: the database refused them");
+        pending = new Map();
+      }
+      throw error;
+    }
+  }
+
+  const rollups = {
+    /** One committed screening's additions, in memory. */
+    add(
+      row: Pick<
+        StoredScreening,
+        "accountId" | "createdAt" | "type" | "decision" | "rules" | "score" | "identities" | "input"
+      >,
+    ) {
+      const ms = row.createdAt.getTime();
+      const bucket = bucketOf(ms, SPANS.bucket);
+      const hour = bucketOf(ms, SPANS.hour);
+      for (const { series, key, n } of additionsOf(row)) {
+        addCell(row.accountId, series, key, bucket, SPANS.bucket, n);
+        addCell(row.accountId, series, key, hour, SPANS.hour, n);
+      }
+      if (pending.size >= FLUSH_AT && !flushing) void rollups.flush().catch(() => {});
+    },
+    /** Adds every pending count to the database; resolves when stored (throws if refused). */
+    async flush(): Promise<void> {
+      while (flushing) await flushing.catch(() => {});
+      flushing = flushOnce();
+      try {
+        await flushing;
+      } finally {
+        flushing = null;
+      }
+    },
+    /** Cells waiting for the next flush (tests, metrics). */
+    get pending() {
+      return pending.size;
+    },
+    start() {
+      if (timer) return;
+      timer = setInterval(() => {
+        rollups.flush().catch((error) => log.warn({ err: error }, "baseline flush failed"));
+      }, flushMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await rollups.flush().catch((error) => log.warn({ err: error }, "baseline flush failed"));
+    },
+  };
+  return rollups;
+}
+
+export type Rollups = ReturnType<typeof createRollups>;

@@ -82,10 +82,17 @@ export async function drive(
   events: readonly SimEvent[],
   start: number,
   onProgress: (done: number) => void = () => {},
+  /** Called before the first event of each simulated minute, with the clock at the event (alerts). */
+  everyMinute?: () => Promise<void>,
 ): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
+  let minute = Number.NEGATIVE_INFINITY;
   for (const [i, event] of events.entries()) {
     warden.clock.set(start + event.at);
+    if (everyMinute && Math.floor((start + event.at) / 60_000) > minute) {
+      minute = Math.floor((start + event.at) / 60_000);
+      await everyMinute();
+    }
     if (event.history) {
       const now = Math.floor((start + event.at) / 1000);
       await deliverHistory(warden.base, merchant.webhook, event.history, now);

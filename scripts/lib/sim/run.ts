@@ -7,8 +7,8 @@ import { drive } from "./driver.ts";
 import { HOUR, type SimEvent } from "./journey.ts";
 import { buildTraffic, type MixOptions, POPULATIONS } from "./mix.ts";
 import { type ConfigurationFigures, figuresOf } from "./report.ts";
-import { type Configuration, setUpMerchant, type Warden } from "./warden.ts";
-import { dayFiguresOf } from "./week.ts";
+import { type Api, type Configuration, setUpMerchant, type Warden } from "./warden.ts";
+import { dayFiguresOf, type FiredAlert } from "./week.ts";
 
 /**
  * --template: a template key, `all` (every template at once), `rules` (every rule), `each`
@@ -66,11 +66,31 @@ export async function playConfiguration(
   const label = `${config.name}-${i}`.replace(/[^A-Za-z0-9_-]/g, "_");
   const merchant = await setUpMerchant(warden, config, label);
   const start = warden.clock.now() + leadOf(traffic) + 60_000;
-  const outcomes = await drive(warden, merchant, traffic, start, (done) =>
-    progress(done, traffic.length),
+  // A week measures the merchant's alerts every simulated minute with traffic, as the server would.
+  const alerts = mix.days ? warden.evaluateAlerts : undefined;
+  const outcomes = await drive(
+    warden,
+    merchant,
+    traffic,
+    start,
+    (done) => progress(done, traffic.length),
+    alerts,
   );
   const figures = figuresOf(config.name, outcomes, targetsOf(config));
-  return mix.days ? { ...figures, days: dayFiguresOf(outcomes, mix.days) } : figures;
+  if (!mix.days) return figures;
+  const fired = alerts ? await alertsFired(merchant.api, start) : undefined;
+  return { ...figures, days: dayFiguresOf(outcomes, mix.days, fired) };
+}
+
+/** The merchant's alerts that fired, in ms of simulated time from the traffic's start. */
+async function alertsFired(api: Api, start: number): Promise<FiredAlert[]> {
+  const { events } = await api<{
+    events: { kind: string; at: string; alert_name: string; message: string }[];
+  }>("/api/alerts/events");
+  return events
+    .filter((e) => e.kind === "fired")
+    .map((e) => ({ at: Date.parse(e.at) - start, name: e.alert_name, message: e.message }))
+    .sort((a, b) => a.at - b.at);
 }
 
 export async function simulate(

@@ -22,6 +22,11 @@ export type Warden = {
   base: string;
   dataDir: string;
   clock: Clock;
+  /**
+   * Measures every account's alerts at the simulated clock (issue 45), as the server does each
+   * minute; only a Warden this process started (one at --url measures on its own wall clock).
+   */
+  evaluateAlerts?: () => Promise<void>;
   /** Real XFF handling: the collector sees the browser's address, not 127.0.0.1. */
   close(): Promise<void>;
 };
@@ -69,7 +74,13 @@ export async function startWarden(db: "embedded" | "postgres"): Promise<Warden> 
     await rm(dataDir, { recursive: true, force: true });
   };
   cleanups.push(close);
-  return { base: `http://${HOST}:${port}`, dataDir, clock, close };
+  return {
+    base: `http://${HOST}:${port}`,
+    dataDir,
+    clock,
+    evaluateAlerts: () => app.services.alerts.evaluate(),
+    close,
+  };
 }
 
 /** A Warden someone else runs: `dataDir` is its DATA_DIR (for the confirmation email). */

@@ -144,4 +144,28 @@ describe("a week of traffic (npm run simulate -- --days 7)", () => {
     expect(dayTable(rows)).toContain("| 2 | 4 | 2 | 50.0% | 1 | 100.0% | 0.0% |");
     expect(dayTable(rows)).toContain("| 1 | 2 | 0 | – | 2 | 0.0% | 50.0% |");
   });
+
+  it("puts each alert that fired on its day, and times the first after each day's first attack event", () => {
+    const outcomes = [
+      { at: 1000, attack: false, payoff: true, decision: "allow" as const },
+      { at: DAY + 30 * 60_000, attack: true, payoff: false, decision: "allow" as const },
+      { at: DAY + 40 * 60_000, attack: true, payoff: true, decision: "block" as const },
+    ];
+    const fired = [
+      { at: 20 * HOUR, name: "Review queue waiting over a day", message: "" },
+      { at: DAY + 37 * 60_000, name: "Blocks far above usual", message: "" },
+    ];
+    const rows = dayFiguresOf(outcomes, 2, fired);
+    expect(rows.map((r) => [r.alerts?.map((a) => a.name), r.alertAfterAttackMinutes])).toEqual([
+      [["Review queue waiting over a day"], null],
+      [["Blocks far above usual"], 7],
+    ]);
+    const table = dayTable(rows);
+    expect(table).toContain("| 20:00 Review queue waiting over a day |");
+    expect(table).toContain(
+      "| 00:37 Blocks far above usual (first 7 min after the attack began) |",
+    );
+    // Without alerts measured (a Warden at --url), the table has no alerts column.
+    expect(dayTable(dayFiguresOf(outcomes, 2))).not.toContain("alerts");
+  });
 });

@@ -129,7 +129,14 @@ export type DayFigures = {
   ordinary: number;
   ordinaryBlocked: number;
   ordinaryReviewed: number;
+  /** The merchant's alerts that fired that day (absent: not measured). */
+  alerts?: FiredAlert[];
+  /** Minutes from the day's first attack event to the first alert after it (null: none). */
+  alertAfterAttackMinutes?: number | null;
 };
+
+/** An alert that fired, at ms of simulated time from the traffic's start. */
+export type FiredAlert = { at: number; name: string; message: string };
 
 /** Per day of the week: attacks caught, honest events blocked and reviewed. */
 export function dayFiguresOf(
@@ -140,6 +147,7 @@ export function dayFiguresOf(
     decision: "allow" | "review" | "block";
   }[],
   days: number,
+  fired?: readonly FiredAlert[],
 ): DayFigures[] {
   const table: DayFigures[] = Array.from({ length: days }, (_, i) => ({
     day: i + 1,
@@ -149,12 +157,16 @@ export function dayFiguresOf(
     ordinary: 0,
     ordinaryBlocked: 0,
     ordinaryReviewed: 0,
+    ...(fired ? { alerts: [], alertAfterAttackMinutes: null } : {}),
   }));
+  const firstAttack = new Map<number, number>();
   for (const o of outcomes) {
     const row = table[Math.min(days, dayOf(o.at)) - 1];
     if (!row) continue;
     row.events++;
     if (o.attack) {
+      const day = row.day;
+      if (!firstAttack.has(day) || o.at < (firstAttack.get(day) ?? 0)) firstAttack.set(day, o.at);
       if (!o.payoff) continue;
       row.attacks++;
       if (o.decision !== "allow") row.attacksCaught++;
@@ -164,6 +176,13 @@ export function dayFiguresOf(
       else if (o.decision === "review") row.ordinaryReviewed++;
     }
   }
+  for (const alert of fired ?? []) table[Math.min(days, dayOf(alert.at)) - 1]?.alerts?.push(alert);
+  for (const row of table) {
+    const from = firstAttack.get(row.day);
+    if (from === undefined || !fired) continue;
+    const after = fired.find((a) => a.at >= from);
+    row.alertAfterAttackMinutes = after ? Math.round((after.at - from) / 60_000) : null;
+  }
   return table;
 }
 
@@ -171,12 +190,29 @@ export function dayFiguresOf(
 export function dayTable(rows: readonly DayFigures[]): string {
   const pct = (part: number, whole: number) =>
     whole === 0 ? "–" : `${((100 * part) / whole).toFixed(1)}%`;
+  const measured = rows.some((d) => d.alerts);
+  const clockOf = (at: number) => {
+    const inDay = ((at % DAY) + DAY) % DAY;
+    const h = Math.floor(inDay / HOUR);
+    const m = Math.floor((inDay % HOUR) / 60_000);
+    return `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`;
+  };
+  const alertsOf = (d: DayFigures) => {
+    const fired = (d.alerts ?? []).map((a) => `${clockOf(a.at)} ${a.name}`).join("; ") || "none";
+    const after =
+      d.alertAfterAttackMinutes === undefined || d.attacks === 0
+        ? ""
+        : d.alertAfterAttackMinutes === null
+          ? " (none after the attack began)"
+          : ` (first ${d.alertAfterAttackMinutes} min after the attack began)`;
+    return ` ${fired}${after} |`;
+  };
   return [
-    "| day | events | attack payoffs | caught | ordinary | blocked | reviewed |",
-    "|---:|---:|---:|---:|---:|---:|---:|",
+    `| day | events | attack payoffs | caught | ordinary | blocked | reviewed |${measured ? " alerts fired |" : ""}`,
+    `|---:|---:|---:|---:|---:|---:|---:|${measured ? "---|" : ""}`,
     ...rows.map(
       (d) =>
-        `| ${d.day} | ${d.events} | ${d.attacks} | ${pct(d.attacksCaught, d.attacks)} | ${d.ordinary} | ${pct(d.ordinaryBlocked, d.ordinary)} | ${pct(d.ordinaryReviewed, d.ordinary)} |`,
+        `| ${d.day} | ${d.events} | ${d.attacks} | ${pct(d.attacksCaught, d.attacks)} | ${d.ordinary} | ${pct(d.ordinaryBlocked, d.ordinary)} | ${pct(d.ordinaryReviewed, d.ordinary)} |${measured ? alertsOf(d) : ""}`,
     ),
   ].join("\n");
 }

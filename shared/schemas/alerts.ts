@@ -119,6 +119,13 @@ export const ZAlertInput = z
       ctx.addIssue({ code: "custom", path: ["rule"], message: "must name the rule to watch" });
     }
     if (a.metric === "series_spike") {
+      if (a.window_minutes > 60) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["window_minutes"],
+          message: "must be at most 60 for series_spike (one key's burst)",
+        });
+      }
       if (!a.series) {
         ctx.addIssue({
           code: "custom",

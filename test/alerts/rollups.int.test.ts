@@ -5,7 +5,7 @@
  * buckets past their keeping and keeps the rest.
  */
 import { describe, expect, it } from "vitest";
-import { KEEP_MINUTES } from "../../server/modules/baselines/baselines.repository.ts";
+import { KEEP } from "../../server/modules/baselines/baselines.repository.ts";
 import { createRollups } from "../../server/modules/baselines/rollups.ts";
 import { DB_KINDS } from "../helpers/databases.ts";
 import { signedInMerchant } from "../helpers/merchants.ts";
@@ -120,38 +120,91 @@ describe.each(DB_KINDS)("baseline rollups (%s)", (kind) => {
     await rollups.flush();
     expect(rollups.pending).toBe(0);
     const got = await cells(merchant.accountId);
-    expect(got[`60|checkout_amount|500 usd|${Math.floor(START / 60_000) - 2}`]).toBe(2);
+    expect(got[`5|checkout_amount|500 usd|${Math.floor(START / 60_000) - 2}`]).toBe(2);
+    // Keyed series are counted by the week, not the hour.
+    const minute = Math.floor(START / 60_000);
+    expect(got[`10080|checkout_amount|500 usd|${minute - (minute % 10080)}`]).toBe(2);
+    expect(got[`60|checkout_amount|500 usd|${minute - 2}`]).toBeUndefined();
   });
 
-  it("expires 5-minute buckets after two days and hours after five weeks", async () => {
+  it("expires each kind of bucket after its keeping, and keeps the rest", async () => {
     const merchant = await signedInMerchant(t, `rollups-expiry-${kind}@example.com`);
     const now = Math.floor(START / 60_000);
-    const cell = (span: number, at: number) => ({
+    const cell = (span: number, series: string, at: number) => ({
       accountId: merchant.accountId,
-      series: "screenings",
-      key: "login",
+      series,
+      key: "k",
       span,
       at,
-      n: 1n,
+      n: 5n,
+      seen: at,
+    });
+    const data = KEEP.flatMap(({ span, keep, keyed }) => {
+      const series = keyed === true ? "signup_network" : span === 10080 ? "promo" : "decision";
+      return [cell(span, series, now - keep - 1), cell(span, series, now - keep + 1)];
+    });
+    await t.prisma.seriesCount.createMany({ data });
+    clock.set(new Date(START));
+    const removed = await t.app.services.housekeeping.purgeExpired();
+    expect(removed.baselineBuckets).toBeGreaterThanOrEqual(KEEP.length);
+    const left = await t.prisma.seriesCount.findMany({
+      where: { accountId: merchant.accountId },
+      orderBy: [{ span: "asc" }, { series: "asc" }],
+    });
+    expect(left.map((r) => [r.span, r.series, now - r.at])).toEqual([
+      [5, "decision", 25 * 60 - 1],
+      [5, "signup_network", 3 * 60 - 1],
+      [60, "decision", 35 * 24 * 60 - 1],
+      [10080, "promo", 6 * 10080 - 1],
+    ]);
+  });
+
+  it("drops the weeks of keys seen too rarely to lift their baseline above the floor", async () => {
+    const merchant = await signedInMerchant(t, `rollups-tail-${kind}@example.com`);
+    const now = Math.floor(START / 60_000);
+    const week = now - (now % 10080);
+    const row = (
+      series: string,
+      key: string,
+      at: number,
+      n: number,
+      seenAgo: number,
+      span = 10080,
+    ) => ({
+      accountId: merchant.accountId,
+      series,
+      key,
+      span,
+      at,
+      n: BigInt(n),
+      seen: now - seenAgo,
     });
     await t.prisma.seriesCount.createMany({
       data: [
-        cell(5, now - KEEP_MINUTES[5] - 5),
-        cell(5, now - KEEP_MINUTES[5] + 5),
-        cell(60, now - KEEP_MINUTES[60] - 60),
-        cell(60, now - KEEP_MINUTES[60] + 60),
+        // Seen twice, last two days ago: dropped (this week's and last week's alike).
+        row("signup_network", "rare", week, 2, 2 * 1440),
+        row("signup_network", "rare", week - 10080, 1, 9 * 1440),
+        // Seen three times: kept.
+        row("signup_network", "regular", week, 3, 2 * 1440),
+        // Seen once, within the last day (it may be in a window now): kept.
+        row("signup_domain", "new", week, 1, 60),
+        // Plain hours and 5-minute buckets are never the tail.
+        row("rule", "rule_scraping", week, 1, 2 * 1440, 60),
+        row("signup_network", "rare", now - (now % 5), 1, 2 * 1440, 5),
       ],
     });
     clock.set(new Date(START));
     const removed = await t.app.services.housekeeping.purgeExpired();
-    expect(removed.baselineBuckets).toBeGreaterThanOrEqual(2);
+    expect(removed.baselineTail).toBe(2);
     const left = await t.prisma.seriesCount.findMany({
       where: { accountId: merchant.accountId },
-      orderBy: [{ span: "asc" }, { at: "asc" }],
+      orderBy: [{ span: "asc" }, { series: "asc" }, { key: "asc" }],
     });
-    expect(left.map((r) => [r.span, now - r.at])).toEqual([
-      [5, KEEP_MINUTES[5] - 5],
-      [60, KEEP_MINUTES[60] - 60],
+    expect(left.map((r) => `${r.span} ${r.series} ${r.key} ${r.n}`)).toEqual([
+      "5 signup_network rare 1",
+      "60 rule rule_scraping 1",
+      "10080 signup_domain new 1",
+      "10080 signup_network regular 3",
     ]);
   });
 });

@@ -5,4 +5,10 @@
  */
 export type { Rollups } from "./rollups.ts";
 export { bucketOf, SPANS } from "./series.ts";
-export { baselineHours, spikeOf, usualPerHour } from "./spike.ts";
+export {
+  baselineHours,
+  keyedUsualPerHour,
+  keyedWeeks,
+  spikeOf,
+  usualPerHour,
+} from "./spike.ts";

@@ -8,7 +8,7 @@
  */
 import type { SqlRunner } from "../../db/sql-runner.ts";
 import type { StoredScreening } from "../screening/screening.entry.ts";
-import { additionsOf, bucketOf, SPANS } from "./series.ts";
+import { additionsOf, bucketOf, isKeyed, SPANS } from "./series.ts";
 
 const FLUSH_MS = 5_000;
 /** Past this many pending cells a flush starts at once. */
@@ -16,15 +16,17 @@ const FLUSH_AT = 20_000;
 /** Cells kept across failed flushes at most; beyond it the oldest counts are dropped (logged). */
 const KEEP_AT_MOST = 500_000;
 
-const UPSERT = `INSERT INTO "SeriesCount" ("accountId", "series", "key", "at", "span", "n")
-SELECT x.a, x.s, x.k, x.at, x.span, x.n
-FROM jsonb_to_recordset($1::jsonb) AS x(a text, s text, k text, at int, span int, n bigint)
+const UPSERT = `INSERT INTO "SeriesCount" ("accountId", "series", "key", "at", "span", "n", "seen")
+SELECT x.a, x.s, x.k, x.at, x.span, x.n, x.seen
+FROM jsonb_to_recordset($1::jsonb) AS x(a text, s text, k text, at int, span int, n bigint, seen int)
 WHERE EXISTS (SELECT 1 FROM "Account" WHERE "id" = x.a)
-ORDER BY x.a, x.s, x.span, x.k, x.at
-ON CONFLICT ("accountId", "series", "span", "key", "at")
-DO UPDATE SET "n" = "SeriesCount"."n" + EXCLUDED."n"`;
+ORDER BY x.a, x.s, x.span, x.at, x.k
+ON CONFLICT ("accountId", "series", "span", "at", "key")
+DO UPDATE SET "n" = "SeriesCount"."n" + EXCLUDED."n",
+  "seen" = GREATEST("SeriesCount"."seen", EXCLUDED."seen")`;
 
-type Cell = { a: string; s: string; k: string; at: number; span: number; n: number };
+/** One bucket of one key: what to add, and the minute of its latest addition. */
+type Cell = { a: string; s: string; k: string; at: number; span: number; n: number; seen: number };
 
 export function createRollups({
   sql,
@@ -39,11 +41,21 @@ export function createRollups({
   let flushing: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
 
-  function addCell(a: string, s: string, k: string, at: number, span: number, n: number) {
+  function addCell(
+    a: string,
+    s: string,
+    k: string,
+    at: number,
+    span: number,
+    n: number,
+    seen: number,
+  ) {
     const id = `${a}\u0000${s}\u0000${k}\u0000${span}\u0000${at}`;
     const cell = pending.get(id);
-    if (cell) cell.n += n;
-    else pending.set(id, { a, s, k, at, span, n });
+    if (cell) {
+      cell.n += n;
+      if (seen > cell.seen) cell.seen = seen;
+    } else pending.set(id, { a, s, k, at, span, n, seen });
   }
 
   async function flushOnce(): Promise<void> {
@@ -54,7 +66,7 @@ export function createRollups({
       await sql.query(UPSERT, [JSON.stringify([...cells.values()])]);
     } catch (error) {
       // Kept for the next flush, added to what came meanwhile.
-      for (const c of cells.values()) addCell(c.a, c.s, c.k, c.at, c.span, c.n);
+      for (const c of cells.values()) addCell(c.a, c.s, c.k, c.at, c.span, c.n, c.seen);
       if (pending.size > KEEP_AT_MOST) {
         log.warn({ cells: pending.size }, "baseline counts dropped: the database refused them");
         pending = new Map();
@@ -72,11 +84,14 @@ export function createRollups({
       >,
     ) {
       const ms = row.createdAt.getTime();
+      const minute = Math.floor(ms / 60_000);
       const bucket = bucketOf(ms, SPANS.bucket);
       const hour = bucketOf(ms, SPANS.hour);
+      const week = bucketOf(ms, SPANS.week);
       for (const { series, key, n } of additionsOf(row)) {
-        addCell(row.accountId, series, key, bucket, SPANS.bucket, n);
-        addCell(row.accountId, series, key, hour, SPANS.hour, n);
+        addCell(row.accountId, series, key, bucket, SPANS.bucket, n, minute);
+        if (isKeyed(series)) addCell(row.accountId, series, key, week, SPANS.week, n, minute);
+        else addCell(row.accountId, series, key, hour, SPANS.hour, n, minute);
       }
       if (pending.size >= FLUSH_AT && !flushing) void rollups.flush().catch(() => {});
     },

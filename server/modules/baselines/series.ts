@@ -4,7 +4,7 @@
  * rule; keyed series by an identity's keyed digest (one network's signups, one domain's, one
  * promo code's redemptions) or by an amount (checkouts at one amount). Pure.
  */
-import type { KeyedSeries } from "../../../shared/schemas/alerts.ts";
+import { KEYED_SERIES, type KeyedSeries } from "../../../shared/schemas/alerts.ts";
 import type { StoredScreening } from "../screening/screening.entry.ts";
 
 export const PLAIN_SERIES = ["screenings", "decision", "rule", "score"] as const;
@@ -14,8 +14,16 @@ export type Series = PlainSeries | KeyedSeries;
 /** One addition: `n` to `series` at `key`. */
 export type Addition = { series: Series; key: string; n: number };
 
-/** The rollup's buckets: 5 minutes (kept two days) and an hour (kept five weeks). */
-export const SPANS = { bucket: 5, hour: 60 } as const;
+/**
+ * The rollup's buckets: every series by 5 minutes (the window and the chart); plain series by
+ * the hour (the usual rate for this hour of the week), keyed ones by the week (one key's usual
+ * rate: most keys are seen a few times a week, and an hour apiece would be a row per event).
+ */
+export const SPANS = { bucket: 5, hour: 60, week: 7 * 24 * 60 } as const;
+
+/** Whether a series is keyed by an identity or an amount (counted by the week). */
+export const isKeyed = (series: string) => (KEYED as readonly string[]).includes(series);
+const KEYED: readonly Series[] = KEYED_SERIES;
 
 /** What one screening adds to its account's series. */
 export function additionsOf(
@@ -45,7 +53,10 @@ export function additionsOf(
   return out;
 }
 
-/** The bucket of `span` minutes that holds `ms`, as minutes since the epoch at its start. */
+/**
+ * The bucket of `span` minutes that holds `ms`, as minutes since the epoch at its start (weeks
+ * start on the epoch's weekday, a Thursday 00:00 UTC: any fixed start serves a weekly rate).
+ */
 export function bucketOf(ms: number, span: number): number {
   const minute = Math.floor(ms / 60_000);
   return minute - (((minute % span) + span) % span);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   baselineHours,
   DAY_MINUTES,
+  keyedUsualPerHour,
   logFactorial,
   poissonTail,
   spikeOf,
@@ -93,5 +94,46 @@ describe("a spike", () => {
     const verdict = spikeOf(3, null, 60);
     expect(verdict.expected).toBe(0.5);
     expect(verdict.usual).toBeNull();
+  });
+});
+
+describe("one key's usual rate", () => {
+  const week = 3_000 * WEEK_MINUTES;
+  it("is its count over the four weeks before and this week before the window, an hour", () => {
+    const weekly = new Map([
+      [week, 30],
+      [week - WEEK_MINUTES, 168],
+      [week - 4 * WEEK_MINUTES, 168],
+    ]);
+    // Two days into this week, 10 of its 30 in the window: (20 + 336) over 4 weeks and 2 days.
+    const usual = keyedUsualPerHour({
+      weekly,
+      week,
+      windowStart: week + 2 * DAY_MINUTES,
+      inWindow: 10,
+      firstMinute: week - 10 * WEEK_MINUTES,
+    });
+    expect(usual).toBeCloseTo((20 + 336) / (4 * 168 + 48), 9);
+  });
+  it("counts only the time the account has had data", () => {
+    // The account began 30 hours before the window, in this week.
+    const usual = keyedUsualPerHour({
+      weekly: new Map([[week, 15 + 5]]),
+      week,
+      windowStart: week + 40 * 60,
+      inWindow: 5,
+      firstMinute: week + 10 * 60,
+    });
+    expect(usual).toBeCloseTo(15 / 30, 9);
+    // Less than an hour of data: not known.
+    expect(
+      keyedUsualPerHour({
+        weekly: new Map(),
+        week,
+        windowStart: week + 30,
+        inWindow: 0,
+        firstMinute: week,
+      }),
+    ).toBeNull();
   });
 });

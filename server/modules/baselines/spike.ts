@@ -39,6 +39,43 @@ export function usualPerHour(
   return sum / hours.length;
 }
 
+/**
+ * One key's usual count an hour (a network's signups, a promo code's redemptions): its count over
+ * the time the account has data, up to four weeks back, before the window. `weekly` holds the
+ * key's count per week bucket (the current week's including the window, which `inWindow` takes
+ * out). Null when the account has less than an hour of data before the window.
+ */
+export function keyedUsualPerHour({
+  weekly,
+  week,
+  windowStart,
+  inWindow,
+  firstMinute,
+}: {
+  weekly: ReadonlyMap<number, number>;
+  /** The current week bucket's start (minutes). */
+  week: number;
+  windowStart: number;
+  inWindow: number;
+  /** The first minute the account has data (null: none). */
+  firstMinute: number | null;
+}): number | null {
+  if (firstMinute === null) return null;
+  let count = Math.max(0, (weekly.get(week) ?? 0) - inWindow);
+  let minutes = Math.max(0, windowStart - Math.max(week, firstMinute));
+  for (let k = 1; k <= 4; k++) {
+    const start = week - k * WEEK_MINUTES;
+    const end = start + WEEK_MINUTES;
+    if (end <= firstMinute) break;
+    count += weekly.get(start) ?? 0;
+    minutes += end - Math.max(start, firstMinute);
+  }
+  return minutes < 60 ? null : count / (minutes / 60);
+}
+
+/** The week buckets `keyedUsualPerHour` reads: the current one and four before it. */
+export const keyedWeeks = (week: number) => [0, 1, 2, 3, 4].map((k) => week - k * WEEK_MINUTES);
+
 /** ln(n!), exact below 30, Stirling's series above (error under 1e-10). */
 export function logFactorial(n: number): number {
   if (n < 30) {

@@ -44,7 +44,7 @@ export function createHousekeepingService(deps: {
     "clearChargePersonal" | "clearLabelNotes" | "purgeEndedAllowEntries"
   >;
   /** The baseline's buckets past their keeping (two days of 5-minute ones, five weeks of hours). */
-  baselines?: Pick<BaselinesRepository, "purge">;
+  baselines?: Pick<BaselinesRepository, "purge" | "compactTail">;
   /** Days a screening is kept where its account set none (SCREENING_RETENTION_DAYS). */
   retentionDays: number;
   /** Days a delivered or failed webhook delivery is kept where its account set none. */
@@ -102,6 +102,7 @@ export function createHousekeepingService(deps: {
       const baselines = deps.baselines;
       const nowMinute = Math.floor(now.getTime() / 60_000);
       const baselineBuckets = baselines ? await drain((n) => baselines.purge(nowMinute, n)) : 0;
+      const baselineTail = baselines ? await drain((n) => baselines.compactTail(nowMinute, n)) : 0;
       return {
         sessions,
         tokens,
@@ -115,6 +116,7 @@ export function createHousekeepingService(deps: {
         labelNotes,
         allowEntries,
         baselineBuckets,
+        baselineTail,
       };
     },
   };

@@ -10,8 +10,9 @@ CREATE TABLE "SeriesCount" (
     "at" INTEGER NOT NULL,
     "span" INTEGER NOT NULL,
     "n" BIGINT NOT NULL,
+    "seen" INTEGER NOT NULL,
 
-    CONSTRAINT "SeriesCount_pkey" PRIMARY KEY ("accountId","series","span","key","at")
+    CONSTRAINT "SeriesCount_pkey" PRIMARY KEY ("accountId","series","span","at","key")
 );
 
 -- CreateTable
@@ -59,7 +60,7 @@ CREATE TABLE "AlertEvent" (
 CREATE INDEX "SeriesCount_span_at_idx" ON "SeriesCount"("span", "at");
 
 -- CreateIndex
-CREATE INDEX "SeriesCount_accountId_series_span_at_idx" ON "SeriesCount"("accountId", "series", "span", "at");
+CREATE INDEX "SeriesCount_tail" ON "SeriesCount"("seen") WHERE (span = 10080 AND n <= 2);
 
 -- CreateIndex
 CREATE INDEX "AlertRule_accountId_createdAt_idx" ON "AlertRule"("accountId", "createdAt");

@@ -66,6 +66,10 @@ export const router = createBrowserRouter([
             lazy: lazyPage(() => import("./features/review/review-page.tsx")),
           },
           {
+            path: "alerts",
+            lazy: lazyPage(() => import("./features/alerts/alerts-page.tsx")),
+          },
+          {
             path: "settings",
             lazy: lazyPage(() => import("./features/settings/settings-page.tsx")),
           },

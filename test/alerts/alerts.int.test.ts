@@ -104,7 +104,7 @@ describe.each(DB_KINDS)("alerts (%s)", (kind) => {
       const event = fired[0] as AlertEventView;
       expect(event.value).toBe(25);
       expect(event.message).toBe(
-        "25 hits of rule_scraping in the last 15 min; usual for this hour not known yet",
+        '25 hits of "Scraping and throttling" in the last 15 min; usual for this hour not known yet',
       );
       // The chart: 24 five-minute buckets up to now, this one holding the hits.
       expect(event.points).toHaveLength(24);
@@ -113,7 +113,8 @@ describe.each(DB_KINDS)("alerts (%s)", (kind) => {
 
       // Email to the owner, the signed webhook event, and Slack's text.
       const mail = await t.smtp.waitFor(merchant.email, "Warden alert: Scraping spike");
-      expect(mail.text).toContain("25 hits of rule_scraping in the last 15 min");
+      expect(mail.text).toContain('25 hits of "Scraping and throttling" in the last 15 min');
+      expect(mail.text).toContain(`${t.baseUrl}/homepage/alerts`);
       await expect.poll(() => receiver.types()).toEqual(["alert.fired"]);
       const hook = receiver.received[0];
       expect(
@@ -133,7 +134,7 @@ describe.each(DB_KINDS)("alerts (%s)", (kind) => {
       });
       expect(slack.received).toHaveLength(1);
       expect(JSON.parse(slack.received[0]?.body ?? "{}").text).toContain(
-        "*Warden alert: Scraping spike*: 25 hits of rule_scraping",
+        '*Warden alert: Scraping spike*: 25 hits of "Scraping and throttling"',
       );
       await expect
         .poll(async () => (await eventsOf(merchant))[0]?.delivered)

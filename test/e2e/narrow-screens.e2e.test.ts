@@ -25,7 +25,7 @@ import type { TestApp } from "../helpers/test-app.ts";
 
 const PHONE = { width: 375, height: 812 };
 const LAPTOP = { width: 1280, height: 800 };
-const PAGES = [...CONSOLE_PAGES, "risk-score", "team", "audit", "data-requests"];
+const PAGES = [...CONSOLE_PAGES, "risk-score", "alerts", "team", "audit", "data-requests"];
 const SHOWN_IN_DOCS = ["dashboard", "rules", "screenings", "review"];
 /** test-results/ on every run; docs/screenshots/ (committed) with UPDATE_DOC_SCREENSHOTS=1. */
 const SCREENSHOTS = process.env.UPDATE_DOC_SCREENSHOTS

@@ -85,7 +85,7 @@ describe("the console as each role, in Chromium", () => {
   });
 
   /** Every page a member may open: the navigation's, and those reached from Settings and More. */
-  const PAGES = [...CONSOLE_PAGES, "risk-score", "team", "audit", "data-requests"];
+  const PAGES = [...CONSOLE_PAGES, "risk-score", "alerts", "team", "audit", "data-requests"];
 
   /**
    * Controls the matrix gives to some roles only: each is off (or absent) for a role without
@@ -114,6 +114,8 @@ describe("the console as each role, in Chromium", () => {
     { page: "settings", need: "configure", find: (p) => button(p, "Export configuration") },
     { page: "settings", need: "own", find: (p) => button(p, "Save retention") },
     { page: "settings", need: "own", find: (p) => button(p, "Delete this account…") },
+    { page: "alerts", need: "configure", find: (p) => button(p, "Send a test") },
+    { page: "alerts", need: "configure", find: (p) => button(p, "Add alert") },
     { page: "team", need: "team", find: (p) => button(p, "Send invitation") },
     {
       page: "team",

@@ -113,7 +113,7 @@ export function createAlertsService(deps: {
         : kind === "resolved"
           ? `Resolved: ${alert.name}`
           : `Test of the alert: ${alert.name}`;
-    const link = `${deps.publicUrl}/alerts`;
+    const link = `${deps.publicUrl}/homepage/alerts`;
     const emails = alert.email
       ? (await repo.recipients(alert.accountId)).map((to) => ({
           to,

@@ -3,6 +3,8 @@
  * has one, whether it is past its threshold or a spike, a sentence for the merchant, and the
  * chart of the last two hours (5-minute buckets) around the moment.
  */
+
+import { RULE_RECORDS } from "../../../shared/catalog/rule-records.ts";
 import {
   type AlertPoint,
   BUCKET_MINUTES,
@@ -13,6 +15,8 @@ import { SCREEN_TYPES } from "../../../shared/schemas/screen-types.ts";
 import {
   baselineHours,
   bucketOf,
+  keyedUsualPerHour,
+  keyedWeeks,
   SPANS,
   spikeOf,
   usualPerHour,
@@ -119,6 +123,7 @@ export async function measure(
     }
     case "rule_hits": {
       const rule = alert.rule ?? "";
+      const named = `"${ruleLabel(rule)}"`;
       const count = sum(await baselines.windowByKey(accountId, "rule", from, to, [rule]));
       if (alert.mode === "spike") {
         const usual = await usualOf("rule", [rule]);
@@ -127,7 +132,7 @@ export async function measure(
           on: verdict.spike,
           value: count,
           usual,
-          message: `${count} hits of ${rule} in ${span}; usual for this hour ${usualText(usual)}`,
+          message: `${count} hits of ${named} in ${span}; usual for this hour ${usualText(usual)}`,
           points: await chart("rule", [rule], usual),
         };
       }
@@ -135,7 +140,7 @@ export async function measure(
         on: count >= threshold,
         value: count,
         usual: null,
-        message: `${count} hits of ${rule} in ${span} (alert at ${threshold})`,
+        message: `${count} hits of ${named} in ${span} (alert at ${threshold})`,
         points: await chart("rule", [rule], null),
       };
     }
@@ -143,9 +148,17 @@ export async function measure(
       const series = (alert.series ?? "signup_network") as KeyedSeries;
       const label = SERIES_LABELS[series];
       const top = await baselines.topKeys(accountId, series, from, to, 5);
+      const week = bucketOf(now.getTime(), SPANS.week);
+      const firstHour = top.length > 0 ? await baselines.firstHour(accountId) : null;
       let best: Reading | null = null;
       for (const { key, n } of top) {
-        const usual = await usualOf(series, [key]);
+        const usual = keyedUsualPerHour({
+          weekly: await baselines.weeks(accountId, series, key, keyedWeeks(week)),
+          week,
+          windowStart: from,
+          inWindow: n,
+          firstMinute: firstHour,
+        });
         const verdict = spikeOf(n, usual, window);
         const reading = {
           on: verdict.spike,
@@ -245,6 +258,11 @@ function points(from: number, value: (at: number) => number, usual: number | nul
     const at = from + i * BUCKET_MINUTES;
     return { at: iso(at), value: value(at), usual: usual === null ? null : round1(usual) };
   });
+}
+
+/** A rule's name as the Rules page shows it (its key when it is not a known rule). */
+function ruleLabel(rule: string): string {
+  return (RULE_RECORDS as Record<string, { label: string }>)[rule]?.label ?? rule;
 }
 
 const usualText = (usual: number | null) =>

@@ -11,6 +11,7 @@ export const NAV: NavItem[] = [
   { to: "/homepage/block-lists", label: "Block lists", icon: "blockLists", inMore: true },
   { to: "/homepage/screenings", label: "Screenings", icon: "screenings" },
   { to: "/homepage/review", label: "Review", icon: "review" },
+  { to: "/homepage/alerts", label: "Alerts", icon: "alerts", inMore: true },
   { to: "/homepage/team", label: "Team", icon: "team", inMore: true },
   { to: "/homepage/audit", label: "Audit log", icon: "audit", inMore: true },
   { to: "/homepage/data-requests", label: "Data requests", icon: "dataRequests", inMore: true },

@@ -76,7 +76,7 @@ describe.each(DB_KINDS)("alerts (%s)", (kind) => {
           rule: "rule_scraping",
           mode: "spike",
           window_minutes: 15,
-          cooldown_minutes: 60,
+          cooldown_minutes: 600,
           slack_url: slack.url,
         },
       });
@@ -140,8 +140,12 @@ describe.each(DB_KINDS)("alerts (%s)", (kind) => {
         .poll(async () => (await eventsOf(merchant))[0]?.delivered)
         .toEqual({ email: "queued to 1", webhook: "queued", slack: "sent (HTTP 200)" });
 
-      // The window moves past the hits: resolved, once, on every channel.
+      // Past its own 15 minutes the hits are still a spike over an hour and four: no new event.
       clock.advance(20 * MINUTE);
+      await evaluate(merchant);
+      expect((await eventsOf(merchant)).map((e) => e.kind)).toEqual(["fired"]);
+      // Past four hours, the longest window it looks at: resolved, once, on every channel.
+      clock.advance(4 * 60 * MINUTE);
       await evaluate(merchant);
       await evaluate(merchant);
       const kinds = (await eventsOf(merchant)).map((e) => e.kind);
@@ -152,14 +156,14 @@ describe.each(DB_KINDS)("alerts (%s)", (kind) => {
         "Resolved: Scraping spike",
       );
 
-      // A second spike inside the cool-down (60 min after it fired) does not fire.
+      // A second spike inside the cool-down (10 h after it fired) does not fire.
       for (let i = 0; i < 24; i++) {
         await backend.decide({ type: "request", user_agent: BOT, user_id: `v-${i}` });
       }
       await evaluate(merchant);
       expect((await eventsOf(merchant)).map((e) => e.kind)).toEqual(["resolved", "fired"]);
       // After it, a spike fires again.
-      clock.advance(45 * MINUTE);
+      clock.advance(6 * 60 * MINUTE);
       for (let i = 0; i < 24; i++) {
         await backend.decide({ type: "request", user_agent: BOT, user_id: `w-${i}` });
       }
@@ -168,6 +172,39 @@ describe.each(DB_KINDS)("alerts (%s)", (kind) => {
     } finally {
       await slack.close();
     }
+  });
+
+  it("fires on a build-up no quarter of an hour shows, over the longer windows it looks at", async () => {
+    clock.set(new Date(START + 3 * 7 * 24 * 60 * MINUTE));
+    const merchant = await signedInMerchant(t, `alerts-slow-${kind}@example.com`);
+    const backend = await backendOf(t, merchant);
+    await turnOn(merchant, "rule_scraping");
+    const alert = data<AlertView>(
+      await merchant.browser.mutate("alerts.create", {
+        name: "Slow scraping",
+        metric: "rule_hits",
+        rule: "rule_scraping",
+        mode: "spike",
+        email: false,
+        webhook: false,
+      }),
+    );
+    const fired = async () =>
+      (await eventsOf(merchant)).filter((e) => e.alert_id === alert.id && e.kind === "fired");
+    // Three hits a quarter of an hour: never ten in fifteen minutes.
+    let quarters = 0;
+    while ((await fired()).length === 0 && quarters < 8) {
+      for (let i = 0; i < 3; i++) {
+        await backend.decide({ type: "request", user_agent: BOT, user_id: `s-${quarters}-${i}` });
+      }
+      await evaluate(merchant);
+      clock.advance(15 * MINUTE);
+      quarters++;
+    }
+    expect(quarters).toBe(4);
+    expect((await fired())[0]?.message).toBe(
+      '12 hits of "Scraping and throttling" in the last 60 min; usual for this hour not known yet',
+    );
   });
 
   it("fires a block-rate threshold and an old review, and a test reaches the channels", async () => {

@@ -153,7 +153,7 @@ describe.each(DB_KINDS)("baseline rollups (%s)", (kind) => {
     });
     expect(left.map((r) => [r.span, r.series, now - r.at])).toEqual([
       [5, "decision", 25 * 60 - 1],
-      [5, "signup_network", 3 * 60 - 1],
+      [5, "signup_network", 5 * 60 - 1],
       [60, "decision", 35 * 24 * 60 - 1],
       [10080, "promo", 6 * 10080 - 1],
     ]);

@@ -8,7 +8,10 @@
  * (issue 42): three randomized worlds (scripts/lib/sim/random-worlds.ts; none of them a fit's
  * training world), every rule plus every template (the strictest configuration; npm run worlds
  * plays each template alone too), judged by the worst world's false positives
- * against the ceilings, not by a recorded figure.
+ * against the ceilings, not by a recorded figure. And a small week (issue 45, scripts/lib/sim/week.ts):
+ * attacks from day 5 against four quiet days, the merchant's default alerts measured every
+ * simulated minute: honest people within the ceilings all week, at most one alert on the quiet
+ * days, and an alert once the attacks begin.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -31,6 +34,9 @@ const GUARD_WORLDS = [
   { world: "random-203", seed: 9203 },
 ] as const;
 
+/** The guard's week: attacks from day 5, every rule plus every template. */
+const GUARD_WEEK = { seed: 45, events: 1500, days: 7, hours: 7 * 24, attackFromDay: 5 } as const;
+
 const baseline = JSON.parse(
   readFileSync(resolve(import.meta.dirname, "../../docs/detection-baseline.json"), "utf8"),
 ) as Baseline;
@@ -39,6 +45,7 @@ describe("detection quality on the seeded CI mixes (embedded)", () => {
   let warden: Warden;
   const figures = new Map<string, ConfigurationFigures[]>();
   const worlds: WorldRun[] = [];
+  let week: ConfigurationFigures[] = [];
   beforeAll(async () => {
     warden = await startWarden("embedded");
     for (const run of CI_RUNS) {
@@ -53,6 +60,7 @@ describe("detection quality on the seeded CI mixes (embedded)", () => {
         figures: await simulate(warden, mix, configurationsOf("everything")),
       });
     }
+    week = await simulate(warden, GUARD_WEEK, configurationsOf("everything"));
   }, 600_000);
   afterAll(async () => {
     await warden?.close();
@@ -73,5 +81,18 @@ describe("detection quality on the seeded CI mixes (embedded)", () => {
     const flag = refunds.find((f) => f.name === "template_refund_abuser_flag");
     expect(flag?.targeted?.reviewed).toBeGreaterThan(0);
     expect(compareWithBaseline(refunds, baseline.ci_refunds)).toEqual([]);
+  });
+
+  it("a week: honest people within the ceilings, at most one alert before the attacks, an alert once they begin", () => {
+    const days = week[0]?.days ?? [];
+    expect(days).toHaveLength(7);
+    expect(
+      overCeilings(worstOf([{ world: "week", seed: GUARD_WEEK.seed, figures: week }])),
+    ).toEqual([]);
+    const quiet = days.filter((d) => d.day < GUARD_WEEK.attackFromDay);
+    expect(quiet.every((d) => d.attacks === 0)).toBe(true);
+    expect(quiet.flatMap((d) => d.alerts ?? []).length).toBeLessThanOrEqual(1);
+    const attacked = days.filter((d) => d.day >= GUARD_WEEK.attackFromDay);
+    expect(attacked.flatMap((d) => d.alerts ?? []).length).toBeGreaterThan(0);
   });
 });

@@ -15,6 +15,9 @@ CREATE TABLE "SeriesCount" (
     CONSTRAINT "SeriesCount_pkey" PRIMARY KEY ("accountId","series","span","at","key")
 );
 
+-- Each flush adds to rows already there: room on their pages for the new versions (HOT updates).
+ALTER TABLE "SeriesCount" SET (fillfactor = 70);
+
 -- CreateTable
 CREATE TABLE "AlertRule" (
     "id" TEXT NOT NULL,
@@ -58,9 +61,6 @@ CREATE TABLE "AlertEvent" (
 
 -- CreateIndex
 CREATE INDEX "SeriesCount_span_at_idx" ON "SeriesCount"("span", "at");
-
--- CreateIndex
-CREATE INDEX "SeriesCount_tail" ON "SeriesCount"("seen") WHERE (span = 10080 AND n <= 2);
 
 -- CreateIndex
 CREATE INDEX "AlertRule_accountId_createdAt_idx" ON "AlertRule"("accountId", "createdAt");

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_ALERTS, defaultAlertRows } from "./defaults.ts";
+import { spikeWindows } from "./measure.ts";
 
 const MIGRATIONS = join(import.meta.dirname, "../../../prisma/migrations");
 
@@ -40,5 +41,14 @@ describe("the default alerts", () => {
     expect(defaultAlertRows("a", at).map((r) => r.createdAt.getTime() - at.getTime())).toEqual([
       0, 1, 2, 3,
     ]);
+  });
+});
+
+describe("the windows a spike is looked for over", () => {
+  it("are the alert's, four and sixteen times it, up to the longest kept", () => {
+    expect(spikeWindows(15, 1440)).toEqual([15, 60, 240]);
+    expect(spikeWindows(120, 1440)).toEqual([120, 480, 1440]);
+    expect(spikeWindows(60, 240)).toEqual([60, 240]);
+    expect(spikeWindows(1440, 1440)).toEqual([1440]);
   });
 });

@@ -17,6 +17,7 @@ import {
   bucketOf,
   keyedUsualPerHour,
   keyedWeeks,
+  P_SPIKE,
   SPANS,
   spikeOf,
   usualPerHour,
@@ -47,6 +48,21 @@ export type Sources = {
   oldestOpenReview(accountId: string): Promise<Date | null>;
   longestFailingEndpoint(accountId: string): Promise<{ url: string; since: Date } | null>;
 };
+
+/** A plain series' longest spike window: its 5-minute buckets are kept a day and an hour. */
+const MAX_PLAIN_WINDOW = 1440;
+/** A keyed series' longest spike window: its 5-minute buckets are kept five hours. */
+const MAX_KEYED_WINDOW = 240;
+
+/**
+ * The windows a spike is looked for over: the alert's, and four and sixteen times it, up to
+ * `most`. An attack that builds up over hours (a few blocks every quarter hour against none
+ * usually) is a spike over four hours long before it is one over fifteen minutes. Each is held
+ * to P_SPIKE divided by how many there are, so looking more often is not more false alarms.
+ */
+export function spikeWindows(window: number, most: number): number[] {
+  return [...new Set([window, 4 * window, 16 * window].map((w) => Math.min(w, most)))];
+}
 
 /** A rate is judged only over at least this many screenings. */
 export const MIN_SCREENINGS = 20;
@@ -83,6 +99,21 @@ export async function measure(
     return points(chartFrom, (at) => counts.get(at) ?? 0, usual === null ? null : usual / 12);
   };
   const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  /**
+   * A plain series' spike over the alert's window or a longer one (spikeWindows): the first
+   * that is one, else the alert's own window.
+   */
+  const plainSpike = async (series: string, keys: readonly string[], usual: number | null) => {
+    const windows = spikeWindows(window, MAX_PLAIN_WINDOW);
+    let reading: { count: number; minutes: number; on: boolean } | null = null;
+    for (const minutes of windows) {
+      const count = sum(await baselines.windowByKey(accountId, series, to - minutes, to, keys));
+      const verdict = spikeOf(count, usual, minutes, { pSpike: P_SPIKE / windows.length });
+      if (verdict.spike) return { count, minutes, on: true };
+      reading ??= { count, minutes, on: false };
+    }
+    return reading ?? { count: 0, minutes: window, on: false };
+  };
 
   switch (alert.metric) {
     case "block_rate":
@@ -90,18 +121,18 @@ export async function measure(
       const decision = alert.metric === "block_rate" ? "block" : "review";
       const noun = decision === "block" ? "blocks" : "reviews";
       const keys = SCREEN_TYPES.map((t) => `${t}:${decision}`);
-      const count = sum(await baselines.windowByKey(accountId, "decision", from, to, keys));
       if (alert.mode === "spike") {
         const usual = await usualOf("decision", keys);
-        const verdict = spikeOf(count, usual, window);
+        const { count, minutes, on } = await plainSpike("decision", keys, usual);
         return {
-          on: verdict.spike,
+          on,
           value: count,
           usual,
-          message: `${count} ${noun} in ${span}; usual for this hour ${usualText(usual)}`,
+          message: `${count} ${noun} in the last ${minutes} min; usual for this hour ${usualText(usual)}`,
           points: await chart("decision", keys, usual),
         };
       }
+      const count = sum(await baselines.windowByKey(accountId, "decision", from, to, keys));
       const total = sum(await baselines.windowByKey(accountId, "screenings", from, to));
       const rate = total >= MIN_SCREENINGS ? (100 * count) / total : 0;
       const decided = await baselines.buckets(accountId, "decision", keys, chartFrom, to);
@@ -124,18 +155,18 @@ export async function measure(
     case "rule_hits": {
       const rule = alert.rule ?? "";
       const named = `"${ruleLabel(rule)}"`;
-      const count = sum(await baselines.windowByKey(accountId, "rule", from, to, [rule]));
       if (alert.mode === "spike") {
         const usual = await usualOf("rule", [rule]);
-        const verdict = spikeOf(count, usual, window);
+        const { count, minutes, on } = await plainSpike("rule", [rule], usual);
         return {
-          on: verdict.spike,
+          on,
           value: count,
           usual,
-          message: `${count} hits of ${named} in ${span}; usual for this hour ${usualText(usual)}`,
+          message: `${count} hits of ${named} in the last ${minutes} min; usual for this hour ${usualText(usual)}`,
           points: await chart("rule", [rule], usual),
         };
       }
+      const count = sum(await baselines.windowByKey(accountId, "rule", from, to, [rule]));
       return {
         on: count >= threshold,
         value: count,
@@ -147,31 +178,34 @@ export async function measure(
     case "series_spike": {
       const series = (alert.series ?? "signup_network") as KeyedSeries;
       const label = SERIES_LABELS[series];
-      const top = await baselines.topKeys(accountId, series, from, to, 5);
       const week = bucketOf(now.getTime(), SPANS.week);
-      const firstHour = top.length > 0 ? await baselines.firstHour(accountId) : null;
+      const windows = spikeWindows(window, MAX_KEYED_WINDOW);
       let best: Reading | null = null;
-      for (const { key, n } of top) {
-        const usual = keyedUsualPerHour({
-          weekly: await baselines.weeks(accountId, series, key, keyedWeeks(week)),
-          week,
-          windowStart: from,
-          inWindow: n,
-          firstMinute: firstHour,
-        });
-        const verdict = spikeOf(n, usual, window);
-        const reading = {
-          on: verdict.spike,
-          value: n,
-          usual,
-          message: `${n} ${label.what} from ${label.one} in ${span}; usual for this hour ${usualText(usual)}`,
-          points: [] as AlertPoint[],
-        };
-        if (verdict.spike) {
-          reading.points = await chart(series, [key], usual);
-          return reading;
+      for (const minutes of windows) {
+        const top = await baselines.topKeys(accountId, series, to - minutes, to, 5);
+        const firstHour = top.length > 0 ? await baselines.firstHour(accountId) : null;
+        for (const { key, n } of top) {
+          const usual = keyedUsualPerHour({
+            weekly: await baselines.weeks(accountId, series, key, keyedWeeks(week)),
+            week,
+            windowStart: to - minutes,
+            inWindow: n,
+            firstMinute: firstHour,
+          });
+          const verdict = spikeOf(n, usual, minutes, { pSpike: P_SPIKE / windows.length });
+          const reading = {
+            on: verdict.spike,
+            value: n,
+            usual,
+            message: `${n} ${label.what} from ${label.one} in the last ${minutes} min; usual for this hour ${usualText(usual)}`,
+            points: [] as AlertPoint[],
+          };
+          if (verdict.spike) {
+            reading.points = await chart(series, [key], usual);
+            return reading;
+          }
+          best ??= reading;
         }
-        best ??= reading;
       }
       return (
         best ?? {

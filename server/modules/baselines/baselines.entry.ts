@@ -9,6 +9,7 @@ export {
   baselineHours,
   keyedUsualPerHour,
   keyedWeeks,
+  P_SPIKE,
   spikeOf,
   usualPerHour,
 } from "./spike.ts";

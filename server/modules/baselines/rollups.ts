@@ -10,7 +10,7 @@ import type { SqlRunner } from "../../db/sql-runner.ts";
 import type { StoredScreening } from "../screening/screening.entry.ts";
 import { additionsOf, bucketOf, isKeyed, SPANS } from "./series.ts";
 
-const FLUSH_MS = 5_000;
+const FLUSH_MS = 15_000;
 /** Past this many pending cells a flush starts at once. */
 const FLUSH_AT = 20_000;
 /** Cells kept across failed flushes at most; beyond it the oldest counts are dropped (logged). */

@@ -44,7 +44,7 @@ export function createHousekeepingService(deps: {
     "clearChargePersonal" | "clearLabelNotes" | "purgeEndedAllowEntries"
   >;
   /** The baseline's buckets past their keeping (two days of 5-minute ones, five weeks of hours). */
-  baselines?: Pick<BaselinesRepository, "purge" | "compactTail">;
+  baselines?: Pick<BaselinesRepository, "purge" | "compactTail" | "vacuum">;
   /** Days a screening is kept where its account set none (SCREENING_RETENTION_DAYS). */
   retentionDays: number;
   /** Days a delivered or failed webhook delivery is kept where its account set none. */
@@ -103,6 +103,7 @@ export function createHousekeepingService(deps: {
       const nowMinute = Math.floor(now.getTime() / 60_000);
       const baselineBuckets = baselines ? await drain((n) => baselines.purge(nowMinute, n)) : 0;
       const baselineTail = baselines ? await drain((n) => baselines.compactTail(nowMinute, n)) : 0;
+      await baselines?.vacuum();
       return {
         sessions,
         tokens,

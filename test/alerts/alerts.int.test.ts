@@ -169,6 +169,20 @@ describe.each(DB_KINDS)("alerts (%s)", (kind) => {
       }
       await evaluate(merchant);
       expect((await eventsOf(merchant)).map((e) => e.kind)).toEqual(["fired", "resolved", "fired"]);
+      // Two quiet days: an account without traffic still has its firing alert resolved (and
+      // its default alert on the review queue, whose scraping reviews nobody settled, fires).
+      clock.advance(2 * 24 * 60 * MINUTE);
+      await evaluate(merchant);
+      const events = await eventsOf(merchant);
+      expect(events.find((e) => e.kind === "fired")?.alert_name).toBe(
+        "Review queue waiting over a day",
+      );
+      expect(events.filter((e) => e.alert_id === alert.id).map((e) => e.kind)).toEqual([
+        "resolved",
+        "fired",
+        "resolved",
+        "fired",
+      ]);
     } finally {
       await slack.close();
     }

@@ -92,6 +92,41 @@ describe.each(DB_KINDS)("baseline rollups (%s)", (kind) => {
     expect(got[`60|score|login|${Math.floor(START / 60_000) - 2}`]).toBe(4000);
   });
 
+  it("stores a key of a keyed series from its second event in five hours, the first with it", async () => {
+    const merchant = await signedInMerchant(t, `rollups-held-${kind}@example.com`);
+    const rollups = createRollups({ sql: t.database.sql, log: quiet });
+    const signup = (at: number, subnet: string) => ({
+      accountId: merchant.accountId,
+      createdAt: new Date(at),
+      type: "signup",
+      decision: "allow",
+      rules: [],
+      score: 0,
+      identities: { values: { subnet }, legacy: {}, subject: null },
+      input: {},
+    });
+    const H = 3_600_000;
+    rollups.add(signup(START, "once")); // never again: never stored
+    rollups.add(signup(START, "twice"));
+    rollups.add(signup(START + 2 * H, "twice")); // within five hours: both stored
+    rollups.add(signup(START, "apart"));
+    rollups.add(signup(START + 6 * H, "apart")); // after five hours: only the first is forgotten...
+    await rollups.flush();
+    rollups.add(signup(START + 6 * H + 60_000, "apart")); // ...and the second stored with a third
+    await rollups.flush();
+    const weeks = await t.prisma.seriesCount.findMany({
+      where: { accountId: merchant.accountId, series: "signup_network", span: 10080 },
+      orderBy: { key: "asc" },
+    });
+    expect(weeks.map((r) => [r.key, Number(r.n)])).toEqual([
+      ["apart", 2],
+      ["twice", 2],
+    ]);
+    // The plain series count every signup: the three in the first hour, held or not.
+    const got = await cells(merchant.accountId);
+    expect(got[`60|screenings|signup|${Math.floor(START / 60_000) - 2}`]).toBe(3);
+  });
+
   it("keeps the counts of a flush the database refused for the next one", async () => {
     const merchant = await signedInMerchant(t, `rollups-refused-${kind}@example.com`);
     let refuse = true;

@@ -30,6 +30,9 @@ const EVENTS_SHOWN = 100;
 
 const sealFor = (accountId: string) => `alert-slack:${accountId}`;
 
+/** Metrics that can fire without any screening: measured for every account. */
+const WITHOUT_TRAFFIC = new Set(["review_oldest", "webhook_failing"]);
+
 /** What the console shows of a Slack URL: its host and its last four characters. */
 export function slackHint(url: string): string {
   const { host } = new URL(url);
@@ -262,8 +265,13 @@ export function createAlertsService(deps: {
         .catch((error) => deps.log.warn({ err: error }, "baseline flush failed"));
       const at = now();
       const accounts = accountId ? [accountId] : await repo.accountsWithAlerts();
+      // An account without traffic for a day has no series to measure: only its review queue
+      // and webhook endpoints, and the alerts still firing (to resolve them). An instance of
+      // many quiet accounts measures them with a query or two each, not a dozen.
+      const active = await deps.baselines.activeAccounts(Math.floor(at.getTime() / 60_000) - 1440);
       for (const account of accounts) {
         for (const alert of await repo.enabled(account)) {
+          if (!active.has(account) && !alert.firing && !WITHOUT_TRAFFIC.has(alert.metric)) continue;
           try {
             await evaluateAlert(alert, at);
           } catch (error) {

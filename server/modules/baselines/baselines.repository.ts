@@ -95,6 +95,15 @@ export function createBaselinesRepository(sql: Pick<SqlRunner, "query">) {
       return new Map(rows.map((r) => [Number(r.at), num(r.n)]));
     },
 
+    /** The accounts with any 5-minute bucket from `since` (minutes) on: those with traffic. */
+    async activeAccounts(since: number): Promise<Set<string>> {
+      const rows = await sql.query<{ accountId: string }>(
+        `SELECT DISTINCT "accountId" FROM "SeriesCount" WHERE "span" = ${SPANS.bucket} AND "at" >= $1`,
+        [since],
+      );
+      return new Set(rows.map((r) => r.accountId));
+    },
+
     /** The first hour the account has any screening counted in (null: none yet). */
     async firstHour(accountId: string): Promise<number | null> {
       const rows = await sql.query<{ at: number | null }>(

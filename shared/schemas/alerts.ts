@@ -32,6 +32,7 @@ export type AlertMetric = (typeof ALERT_METRICS)[number];
 /** The keyed series a `series_spike` alert may watch (server/modules/baselines/series.ts). */
 export const KEYED_SERIES = [
   "signup_network",
+  "flagged_signup_network",
   "signup_domain",
   "promo",
   "checkout_amount",
@@ -40,6 +41,7 @@ export type KeyedSeries = (typeof KEYED_SERIES)[number];
 
 export const SERIES_LABELS: Record<KeyedSeries, { one: string; what: string }> = {
   signup_network: { one: "one network", what: "signups" },
+  flagged_signup_network: { one: "one network", what: "signups blocked or sent to review" },
   signup_domain: { one: "one email domain", what: "signups" },
   promo: { one: "one promo code", what: "redemptions" },
   checkout_amount: { one: "one amount", what: "checkouts" },

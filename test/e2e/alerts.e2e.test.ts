@@ -31,7 +31,7 @@ const PHONE = { width: 375, height: 812 };
 const LAPTOP = { width: 1280, height: 800 };
 const DEFAULTS = [
   "Blocks far above usual",
-  "Signups from one network far above usual",
+  "Flagged signups from one network far above usual",
   "Review queue waiting over a day",
   "Webhook endpoint failing for an hour",
 ];
@@ -90,8 +90,10 @@ describe("alerts in Chromium", () => {
     expect(await alertRow("Blocks far above usual").innerText()).toContain(
       "Watches blocks: fires a spike against its baseline over 15 min, quiet for 1 h after firing.",
     );
-    expect(await alertRow("Signups from one network far above usual").innerText()).toContain(
-      "Watches signups from one network: fires a spike against its baseline over 15 min",
+    expect(
+      await alertRow("Flagged signups from one network far above usual").innerText(),
+    ).toContain(
+      "Watches signups blocked or sent to review from one network: fires a spike against its baseline over 15 min",
     );
     expect(await alertRow("Review queue waiting over a day").innerText()).toContain(
       "Watches how long the oldest open review has waited: fires at 24 hours or more, quiet for 24 h after firing.",

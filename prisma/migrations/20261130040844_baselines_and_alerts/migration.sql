@@ -85,7 +85,7 @@ INSERT INTO "AlertRule" ("id", "accountId", "name", "metric", "mode", "rule", "s
 SELECT gen_random_uuid()::text, a."id", d.name, d.metric, d.mode, NULL, d.series, d.threshold, d.win, d.cool, true, true, CURRENT_TIMESTAMP + d.ord * interval '1 millisecond'
 FROM "Account" a CROSS JOIN (VALUES
   (0, 'Blocks far above usual', 'block_rate', 'spike', NULL, NULL::double precision, 15, 60),
-  (1, 'Signups from one network far above usual', 'series_spike', 'spike', 'signup_network', NULL::double precision, 15, 60),
+  (1, 'Flagged signups from one network far above usual', 'series_spike', 'spike', 'flagged_signup_network', NULL::double precision, 15, 60),
   (2, 'Review queue waiting over a day', 'review_oldest', 'threshold', NULL, 24::double precision, 15, 1440),
   (3, 'Webhook endpoint failing for an hour', 'webhook_failing', 'threshold', NULL, 60::double precision, 15, 1440)
 ) AS d(ord, name, metric, mode, series, threshold, win, cool);

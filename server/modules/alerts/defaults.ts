@@ -19,10 +19,10 @@ export const DEFAULT_ALERTS: readonly AlertSettings[] = [
   { ...base, name: "Blocks far above usual", metric: "block_rate", mode: "spike" },
   {
     ...base,
-    name: "Signups from one network far above usual",
+    name: "Flagged signups from one network far above usual",
     metric: "series_spike",
     mode: "spike",
-    series: "signup_network",
+    series: "flagged_signup_network",
   },
   {
     ...base,

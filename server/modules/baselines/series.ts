@@ -40,6 +40,11 @@ export function additionsOf(
     // A hosting provider's whole network where the address is off consumer networks, else its /24.
     const network = ids.network ?? ids.subnet;
     if (network) out.push({ series: "signup_network", key: network, n: 1 });
+    // The same, of the signups Warden did not let through: a farm caught in numbers, where a
+    // crowd (an office's onboarding, a campus's NAT) is mostly let through.
+    if (network && row.decision !== "allow") {
+      out.push({ series: "flagged_signup_network", key: network, n: 1 });
+    }
     if (ids.domain) out.push({ series: "signup_domain", key: ids.domain, n: 1 });
   }
   if (ids.promo) out.push({ series: "promo", key: ids.promo, n: 1 });

@@ -9,6 +9,11 @@ import type { DecisionEvent, EventOutbox } from "../webhooks/webhooks.types.ts";
 export type AlertRow = Prisma.AlertRuleGetPayload<object>;
 export type AlertEventRow = Prisma.AlertEventGetPayload<object>;
 export type AlertData = Omit<Prisma.AlertRuleUncheckedCreateInput, "id" | "accountId">;
+/** What an event of an alert records beside the alert, its kind and time. */
+export type EventData = Omit<
+  Prisma.AlertEventUncheckedCreateInput,
+  "accountId" | "alertId" | "alertName" | "kind" | "at"
+>;
 
 export function createAlertsRepository(prisma: PrismaClient) {
   return {
@@ -66,15 +71,7 @@ export function createAlertsRepository(prisma: PrismaClient) {
      * the instance whose compare-and-set wins. The event, or null when another fired it or it
      * is cooling down.
      */
-    fire(
-      alert: AlertRow,
-      at: Date,
-      event: Omit<
-        Prisma.AlertEventUncheckedCreateInput,
-        "accountId" | "alertId" | "alertName" | "kind" | "at"
-      >,
-      deliver: Deliveries,
-    ) {
+    fire(alert: AlertRow, at: Date, event: EventData, deliver: Deliveries) {
       const cooled = new Date(at.getTime() - alert.cooldownMinutes * 60_000);
       return prisma.$transaction(async (tx) => {
         const { count } = await tx.alertRule.updateMany({
@@ -92,15 +89,7 @@ export function createAlertsRepository(prisma: PrismaClient) {
     },
 
     /** Resolves the alert if it is firing, with its event; null when it was not firing. */
-    resolve(
-      alert: AlertRow,
-      at: Date,
-      event: Omit<
-        Prisma.AlertEventUncheckedCreateInput,
-        "accountId" | "alertId" | "alertName" | "kind" | "at"
-      >,
-      deliver: Deliveries,
-    ) {
+    resolve(alert: AlertRow, at: Date, event: EventData, deliver: Deliveries) {
       return prisma.$transaction(async (tx) => {
         const { count } = await tx.alertRule.updateMany({
           where: { id: alert.id, firing: true },
@@ -112,15 +101,7 @@ export function createAlertsRepository(prisma: PrismaClient) {
     },
 
     /** A test of the alert's channels: its event, emails and webhook event. */
-    test(
-      alert: AlertRow,
-      at: Date,
-      event: Omit<
-        Prisma.AlertEventUncheckedCreateInput,
-        "accountId" | "alertId" | "alertName" | "kind" | "at"
-      >,
-      deliver: Deliveries,
-    ) {
+    test(alert: AlertRow, at: Date, event: EventData, deliver: Deliveries) {
       return prisma.$transaction((tx) => record(tx, alert, "test", at, event, deliver));
     },
 
@@ -178,10 +159,7 @@ async function record(
   alert: AlertRow,
   kind: "fired" | "resolved" | "test",
   at: Date,
-  event: Omit<
-    Prisma.AlertEventUncheckedCreateInput,
-    "accountId" | "alertId" | "alertName" | "kind" | "at"
-  >,
+  event: EventData,
   deliver: Deliveries,
 ) {
   const row = await tx.alertEvent.create({

@@ -14,6 +14,7 @@ export const ACTION_GROUPS = [
   { key: "settings", label: "Settings", actions: "settings.,allowedOrigins.,stripe." },
   { key: "keys", label: "Keys", actions: "apiKeys." },
   { key: "webhooks", label: "Webhooks", actions: "webhooks." },
+  { key: "alerts", label: "Alerts", actions: "alerts." },
   { key: "scoring", label: "Scoring", actions: "scoreThresholds.,scoreModels." },
   { key: "team", label: "Team", actions: "team.,security." },
   {
@@ -64,6 +65,10 @@ const SENTENCES: Record<string, string> = {
   "webhooks.enableEndpoint": "turned a webhook endpoint back on",
   "webhooks.removeEndpoint": "removed a webhook endpoint",
   "webhooks.resend": "sent a webhook delivery again",
+  "alerts.create": "added an alert",
+  "alerts.update": "changed an alert",
+  "alerts.remove": "removed an alert",
+  "alerts.test": "sent a test of an alert",
   "scoreThresholds.put": "changed the score thresholds",
   "scoreThresholds.reset": "reset a score threshold to its templates' default",
   "scoreModels.propose": "proposed a new score model",

@@ -191,6 +191,10 @@ export function createAlertsService(deps: {
       points: reading.points,
     };
     if (reading.on) {
+      // Already firing, or quiet for its cool-down, as the row read this minute says: nothing
+      // to send (the compare-and-set in `fire` still decides between instances).
+      const cooled = at.getTime() - alert.cooldownMinutes * 60_000;
+      if (alert.firing || (alert.lastFiredAt && alert.lastFiredAt.getTime() > cooled)) return;
       const deliveries = await deliveriesOf(alert, "fired", reading, at);
       const row = await repo.fire(alert, at, event, deliveries);
       if (row) await sent(alert, row.id, deliveries);

@@ -89,9 +89,15 @@ export async function measure(
   const span = `the last ${window} min`;
   const threshold = alert.threshold ?? 0;
 
+  /** The account's first hour of data: read once however many usual rates need it. */
+  let first: Promise<number | null> | undefined;
+  const firstHour = () => {
+    first ??= baselines.firstHour(accountId);
+    return first;
+  };
   /** The same hours before, and the usual count an hour of `keys`. */
   const usualOf = async (series: string, keys: readonly string[]) => {
-    const hours = baselineHours(hour, await baselines.firstHour(accountId));
+    const hours = baselineHours(hour, await firstHour());
     return usualPerHour(hours, await baselines.hours(accountId, series, keys, hours));
   };
   const chart = async (series: string, keys: readonly string[], usual: number | null) => {
@@ -183,14 +189,13 @@ export async function measure(
       let best: Reading | null = null;
       for (const minutes of windows) {
         const top = await baselines.topKeys(accountId, series, to - minutes, to, 5);
-        const firstHour = top.length > 0 ? await baselines.firstHour(accountId) : null;
         for (const { key, n } of top) {
           const usual = keyedUsualPerHour({
             weekly: await baselines.weeks(accountId, series, key, keyedWeeks(week)),
             week,
             windowStart: to - minutes,
             inWindow: n,
-            firstMinute: firstHour,
+            firstMinute: await firstHour(),
           });
           const verdict = spikeOf(n, usual, minutes, { pSpike: P_SPIKE / windows.length });
           const reading = {
@@ -220,7 +225,7 @@ export async function measure(
     case "score_shift": {
       const scores = sum(await baselines.windowByKey(accountId, "score", from, to));
       const total = sum(await baselines.windowByKey(accountId, "screenings", from, to));
-      const hours = baselineHours(hour, await baselines.firstHour(accountId));
+      const hours = baselineHours(hour, await firstHour());
       const usualScores = await baselines.hours(accountId, "score", SCREEN_TYPES, hours);
       const usualTotal = await baselines.hours(accountId, "screenings", SCREEN_TYPES, hours);
       const usualN = [...usualTotal.values()].reduce((a, b) => a + b, 0);
